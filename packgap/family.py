@@ -1,0 +1,45 @@
+"""The contract every problem family fulfils: types, file form, one validator, one evaluator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+I = TypeVar("I", bound=Named)
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What the evaluator recomputes from a solution: the objective and named metrics."""
+
+    objective: float
+    metrics: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class Family(Generic[I, S]):
+    """A problem family: its schema and the one validator and evaluator everybody uses.
+
+    ``validate`` raises :class:`~packgap.errors.ValidationError` naming every violated rule;
+    ``evaluate`` assumes a validated solution and recomputes the objective from it.
+    """
+
+    name: str
+    schema: str
+    version: int
+    description: str
+    instance_from_dict: Callable[[Mapping[str, Any]], I]
+    instance_to_dict: Callable[[I], dict[str, Any]]
+    solution_from_dict: Callable[[Mapping[str, Any]], S]
+    solution_to_dict: Callable[[S], dict[str, Any]]
+    validate: Callable[[I, S], None]
+    evaluate: Callable[[I, S], Evaluation]
+    summary: Callable[[I], dict[str, Any]]

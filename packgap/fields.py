@@ -1,0 +1,113 @@
+"""Field-by-field checking of JSON documents that reports every problem with its path.
+
+A :class:`Reader` walks a parsed JSON value, converts fields to Python types and records a
+:class:`~packgap.errors.Problem` for each bad one instead of stopping at the first, so a
+researcher fixing a file sees the whole list at once (``jobs[3].deadline: ...``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn, TypeVar
+
+from packgap.errors import InstanceError, Problem
+
+T = TypeVar("T")
+
+#: Marker returned in place of a bad value; callers build nothing from it.
+_BAD: Any = None
+
+
+def join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+class Reader:
+    """Collects problems while reading fields; :meth:`finish` raises if any were found."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.problems: list[Problem] = []
+
+    def error(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def finish(self) -> None:
+        if self.problems:
+            self.abort()
+
+    def abort(self) -> NoReturn:
+        raise InstanceError(self.what, self.problems)
+
+    def obj(self, value: Any, path: str, keys: Mapping[str, bool]) -> Mapping[str, Any] | None:
+        """Check that ``value`` is an object whose keys are among ``keys`` (name -> required)."""
+        if not isinstance(value, Mapping):
+            self.error(path, f"expected an object, got {type(value).__name__}")
+            return None
+        for key in value:
+            if key not in keys:
+                self.error(join(path, key), f"unknown field (known: {', '.join(sorted(keys))})")
+        for key, required in keys.items():
+            if required and key not in value:
+                self.error(join(path, key), "missing required field")
+        return value
+
+    def number(
+        self,
+        value: Any,
+        path: str,
+        *,
+        minimum: float | None = None,
+        positive: bool = False,
+        integer: bool = False,
+    ) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.error(path, f"expected a number, got {type(value).__name__}")
+            return _BAD
+        if isinstance(value, float) and not math.isfinite(value):
+            self.error(path, f"must be finite, got {value}")
+            return _BAD
+        if integer and not float(value).is_integer():
+            self.error(path, f"must be a whole number, got {value}")
+            return _BAD
+        if positive and value <= 0:
+            self.error(path, f"must be > 0, got {value}")
+            return _BAD
+        if minimum is not None and value < minimum:
+            self.error(path, f"must be >= {minimum}, got {value}")
+            return _BAD
+        return int(value) if integer else float(value)
+
+    def string(self, value: Any, path: str, *, choices: tuple[str, ...] | None = None) -> Any:
+        if not isinstance(value, str) or not value:
+            self.error(path, f"expected a non-empty string, got {value!r}")
+            return _BAD
+        if choices is not None and value not in choices:
+            self.error(path, f"must be one of {', '.join(choices)}, got {value!r}")
+            return _BAD
+        return value
+
+    def items(
+        self, value: Any, path: str, read: Callable[[Any, str], T], *, nonempty: bool = True
+    ) -> list[T] | None:
+        """Read every element of a list with ``read(element, element_path)``."""
+        if not isinstance(value, list):
+            self.error(path, f"expected a list, got {type(value).__name__}")
+            return None
+        if nonempty and not value:
+            self.error(path, "must not be empty")
+        return [read(v, join(path, i)) for i, v in enumerate(value)]
+
+    def unique(self, names: list[Any], path: str, field: str) -> None:
+        """Report every repeated ``field`` value among list elements (None entries skipped)."""
+        seen: dict[Any, int] = {}
+        for i, name in enumerate(names):
+            if name is None:
+                continue
+            if name in seen:
+                self.error(join(join(path, i), field), f"duplicate {name!r} (first at index {seen[name]})")
+            else:
+                seen[name] = i

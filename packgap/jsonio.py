@@ -1,0 +1,58 @@
+"""Canonical JSON: sorted keys, fixed float formatting, so one seed gives one byte string.
+
+Every instance and solution file names its ``schema`` and integer ``version``; the family
+registry dispatches on that pair.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from packgap.errors import InstanceError, Problem
+
+#: Decimal places kept for floats in files: sub-microsecond on times in seconds.
+FLOAT_DECIMALS = 6
+
+
+def _canonical(value: Any, path: str = "") -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{path or 'value'}: cannot write non-finite number {value}")
+        rounded = round(value, FLOAT_DECIMALS)
+        return 0.0 if rounded == 0 else rounded
+    if isinstance(value, dict):
+        return {str(k): _canonical(v, f"{path}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    raise TypeError(f"{path or 'value'}: cannot write {type(value).__name__} as JSON")
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """Canonical text of ``document``: sorted keys, 2-space indent, rounded floats, final newline."""
+    return json.dumps(_canonical(document), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(document: dict[str, Any], path: Path) -> None:
+    path.write_text(dumps(document), encoding="utf-8")
+
+
+def read(path: Path) -> dict[str, Any]:
+    """Parse a JSON object from ``path``; unreadable or malformed files raise InstanceError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InstanceError(str(path), [Problem("", f"cannot read file: {exc.strerror}")]) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InstanceError(
+            str(path), [Problem("", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+        ) from None
+    if not isinstance(document, dict):
+        raise InstanceError(str(path), [Problem("", "expected a JSON object at the top level")])
+    return document

@@ -1,0 +1,48 @@
+"""Family ``planning``: CUCKOO's execution planning of formed job groups (section 3.3.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from packgap.family import Family
+from packgap.planning import instance, solution
+from packgap.planning.evaluate import evaluate, schedule, validate
+from packgap.planning.instance import GpuType, Group, PlanningInstance
+from packgap.planning.solution import GpuSequence, PlanningSolution
+
+
+def _summary(inst: PlanningInstance) -> dict[str, Any]:
+    return {
+        "name": inst.name,
+        "groups": len(inst.groups),
+        "jobs": sum(len(g.jobs) for g in inst.groups),
+        "gpu_types": {t.name: t.count for t in inst.gpu_types},
+        "tardiness_weight": inst.tardiness_weight,
+        "min_deadline_s": min(g.deadline for g in inst.groups),
+        "max_deadline_s": max(g.deadline for g in inst.groups),
+    }
+
+
+FAMILY: Family[PlanningInstance, PlanningSolution] = Family(
+    name="planning",
+    schema=instance.SCHEMA,
+    version=instance.VERSION,
+    description="CUCKOO execution planning: formed groups -> (GPU type, GPU, order)",
+    instance_from_dict=instance.from_dict,
+    instance_to_dict=instance.to_dict,
+    solution_from_dict=solution.from_dict,
+    solution_to_dict=solution.to_dict,
+    validate=validate,
+    evaluate=evaluate,
+    summary=_summary,
+)
+
+__all__ = [
+    "FAMILY",
+    "GpuSequence",
+    "GpuType",
+    "Group",
+    "PlanningInstance",
+    "PlanningSolution",
+    "schedule",
+]

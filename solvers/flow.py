@@ -1,0 +1,115 @@
+"""Minimum-cost flow and linear assignment.
+
+``min_cost_flow`` runs OR-Tools ``SimpleMinCostFlow`` (integer costs; the caller scales) or
+networkx's network simplex, which is 400-800x slower and kept as the reference for tests
+(DESIGN.md). ``assignment`` runs scipy's ``linear_sum_assignment`` on a dense float matrix.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from packgap.errors import SolverUnavailableError, UnknownNameError
+from packgap.result import Status
+
+FlowBackend = Literal["ortools", "networkx"]
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """Optimal flow per arc (same order as the input arcs) and its integer cost."""
+
+    status: Status
+    cost: int | None
+    flows: np.ndarray
+    wall_s: float
+    solver: str
+    version: str
+
+
+def min_cost_flow(
+    tails: Sequence[int],
+    heads: Sequence[int],
+    capacities: Sequence[int],
+    unit_costs: Sequence[int],
+    supplies: Sequence[int],
+    *,
+    backend: FlowBackend = "ortools",
+) -> FlowResult:
+    """Route ``supplies`` (positive = source, negative = sink) at minimum integer cost."""
+    if not len(tails) == len(heads) == len(capacities) == len(unit_costs):
+        raise ValueError("tails, heads, capacities and unit_costs must have the same length")
+    if sum(supplies) != 0:
+        raise ValueError(f"supplies must sum to 0, got {sum(supplies)}")
+    if backend == "ortools":
+        return _ortools(tails, heads, capacities, unit_costs, supplies)
+    if backend == "networkx":
+        return _networkx(tails, heads, capacities, unit_costs, supplies)
+    raise UnknownNameError("flow backend", str(backend), ["ortools", "networkx"])
+
+
+def _ortools(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # type: ignore[no-untyped-def]
+    try:
+        import ortools
+        from ortools.graph.python import min_cost_flow as mcf
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise SolverUnavailableError(f"OR-Tools min-cost flow cannot be imported: {exc}") from None
+    start = time.perf_counter()
+    smcf = mcf.SimpleMinCostFlow()
+    arcs = smcf.add_arcs_with_capacity_and_unit_cost(
+        np.asarray(tails, dtype=np.int64),
+        np.asarray(heads, dtype=np.int64),
+        np.asarray(capacities, dtype=np.int64),
+        np.asarray(unit_costs, dtype=np.int64),
+    )
+    smcf.set_nodes_supplies(np.arange(len(supplies), dtype=np.int64), np.asarray(supplies, dtype=np.int64))
+    code = smcf.solve()
+    wall = time.perf_counter() - start
+    version = str(ortools.__version__)
+    if code == smcf.OPTIMAL:
+        return FlowResult(Status.OPTIMAL, int(smcf.optimal_cost()), smcf.flows(arcs), wall, "ortools-mcf", version)
+    status = Status.INFEASIBLE if code == smcf.INFEASIBLE else Status.ERROR
+    return FlowResult(status, None, np.zeros(len(tails), dtype=np.int64), wall, "ortools-mcf", version)
+
+
+def _networkx(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # type: ignore[no-untyped-def]
+    import networkx as nx
+
+    start = time.perf_counter()
+    graph = nx.MultiDiGraph()
+    for node, supply in enumerate(supplies):
+        graph.add_node(node, demand=-int(supply))
+    for i, (u, v, cap, cost) in enumerate(zip(tails, heads, capacities, unit_costs, strict=True)):
+        graph.add_edge(u, v, key=i, capacity=int(cap), weight=int(cost))
+    try:
+        cost, flow = nx.network_simplex(graph)
+    except nx.NetworkXUnfeasible:
+        return FlowResult(Status.INFEASIBLE, None, np.zeros(len(tails), dtype=np.int64),
+                          time.perf_counter() - start, "networkx", nx.__version__)
+    flows = np.array([flow[u][v][i] for i, (u, v) in enumerate(zip(tails, heads, strict=True))],
+                     dtype=np.int64)
+    return FlowResult(Status.OPTIMAL, int(cost), flows, time.perf_counter() - start, "networkx", nx.__version__)
+
+
+def assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Minimum-cost assignment of every row to a distinct column (rows <= columns)."""
+    from scipy.optimize import linear_sum_assignment
+
+    if costs.ndim != 2 or costs.shape[0] > costs.shape[1]:
+        raise ValueError(f"need a rows <= columns cost matrix, got shape {costs.shape}")
+    rows, cols = linear_sum_assignment(costs)
+    return rows, cols, float(costs[rows, cols].sum())
+
+
+def integer_costs(costs: np.ndarray, resolution: float) -> np.ndarray:
+    """Floor ``costs / resolution`` to int64, so any flow's integer cost x resolution is a lower
+    bound on its true cost (a certified bound even when costs are not on the grid)."""
+    scaled = np.floor(np.asarray(costs, dtype=float) / resolution + 1e-9)
+    if np.abs(scaled).max(initial=0) > 2**53:
+        raise ValueError(f"costs too large for resolution {resolution}; use a coarser resolution")
+    return scaled.astype(np.int64)

@@ -1,0 +1,56 @@
+"""Options every back-end accepts and the outcome every back-end returns."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from packgap.result import Status
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveOptions:
+    """Solver settings, explicit so that every result row can record them.
+
+    ``threads`` defaults to 1 because single-threaded CP-SAT and HiGHS are deterministic for
+    a given seed; raise it for speed when byte-identical reruns do not matter.
+    """
+
+    time_limit: float | None = None
+    mip_gap: float = 0.0
+    threads: int = 1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not (self.time_limit > 0 and math.isfinite(self.time_limit)):
+            raise ValueError(f"time_limit must be a positive number of seconds, got {self.time_limit}")
+        if not 0 <= self.mip_gap < 1:
+            raise ValueError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be >= 1, got {self.threads}")
+
+
+@dataclass(frozen=True)
+class SolverOutcome:
+    """What a back-end reports; ``objective`` is the solver's own value, for logs only."""
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    wall_s: float
+    solver: str
+    version: str
+    message: str = ""
+
+    @property
+    def has_solution(self) -> bool:
+        return self.objective is not None
+
+
+def status_from_gap(objective: float | None, bound: float | None, rel_tol: float = 1e-9) -> Status:
+    """OPTIMAL when the bound meets the incumbent (relative tolerance), else FEASIBLE."""
+    if objective is None:
+        return Status.ERROR
+    if bound is not None and objective - bound <= rel_tol * max(1.0, abs(objective)):
+        return Status.OPTIMAL
+    return Status.FEASIBLE
