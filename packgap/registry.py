@@ -9,10 +9,11 @@ from typing import Any
 from packgap import jsonio
 from packgap.errors import InstanceError, Problem, UnknownNameError
 from packgap.family import Family
+from packgap.packing import FAMILY as PACKING
 from packgap.placement import FAMILY as PLACEMENT
 from packgap.planning import FAMILY as PLANNING
 
-FAMILIES: dict[str, Family[Any, Any]] = {f.name: f for f in (PLANNING, PLACEMENT)}
+FAMILIES: dict[str, Family[Any, Any]] = {f.name: f for f in (PLANNING, PLACEMENT, PACKING)}
 
 
 def family(name: str) -> Family[Any, Any]:

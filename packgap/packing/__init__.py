@@ -1,0 +1,55 @@
+"""Family ``packing``: CUCKOO's deadline-aware job packing on heterogeneous GPUs (section 3.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from packgap.family import Family
+from packgap.packing import instance, solution
+from packgap.packing.evaluate import evaluate, outcomes, validate
+from packgap.packing.instance import Job, PackingInstance
+from packgap.packing.solution import PackingSolution, PlacedGroup
+from packgap.packing.timeline import GroupTimeline, candidate_groups, group_timelines
+
+
+def _summary(inst: PackingInstance) -> dict[str, Any]:
+    return {
+        "name": inst.name,
+        "jobs": len(inst.jobs),
+        "gpu_types": {t.name: t.count for t in inst.gpu_types},
+        "demands": sorted({j.gpus for j in inst.jobs}),
+        "models": sorted({j.model for j in inst.jobs}),
+        "objective": inst.objective,
+        "alpha": inst.alpha,
+        "beta": inst.beta,
+        "interleaving": inst.interleaving,
+        "interference": inst.interference,
+        "last_arrival_s": max(j.arrival for j in inst.jobs),
+    }
+
+
+FAMILY: Family[PackingInstance, PackingSolution] = Family(
+    name="packing",
+    schema=instance.SCHEMA,
+    version=instance.VERSION,
+    description="CUCKOO packing: jobs -> groups of <= 2 on a GPU type with start times",
+    instance_from_dict=instance.from_dict,
+    instance_to_dict=instance.to_dict,
+    solution_from_dict=solution.from_dict,
+    solution_to_dict=solution.to_dict,
+    validate=validate,
+    evaluate=evaluate,
+    summary=_summary,
+)
+
+__all__ = [
+    "FAMILY",
+    "GroupTimeline",
+    "Job",
+    "PackingInstance",
+    "PackingSolution",
+    "PlacedGroup",
+    "candidate_groups",
+    "group_timelines",
+    "outcomes",
+]

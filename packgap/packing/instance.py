@@ -1,0 +1,181 @@
+"""Packing instances: CUCKOO's joint packing + heterogeneous scheduling problem (section 3.3.1).
+
+Jobs arrive over time (``arrival``, s), carry a ``deadline`` (s), a GPU demand ``gpus``
+(eq. 3: only jobs of equal demand share a group), a number of ``iterations`` and, per GPU
+type, a per-iteration stage profile in ms (Table 3: ``S`` data loading, ``F`` forward,
+``B`` backward, ``C`` communication) plus the synchronisation rule of section 3.2.1.
+
+The objective is eq. 10, ``V = alpha * V1 + beta * V2`` with V1 the mean JCT in seconds
+(eq. 8) and V2 the fraction of late jobs (eq. 9). The paper gives no values for alpha and
+beta; the defaults ``alpha = 1/3600`` (V1 counted in hours) and ``beta = 1`` price one
+percentage point of late jobs like 36 s of mean JCT. ``objective = "mean-jct"`` scores V1
+alone and ``"late-count"`` the number of late jobs (N * V2).
+
+``interleaving`` names the estimator the evaluator treats as ground truth for a group's
+iteration time ("am" with ``interference`` = lambda, 2 in the paper's example; or
+"muri-p").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from packgap.fields import Reader, join
+from packgap.packing.interleave import SYNC_RULES, Member, StageProfile, SyncRule
+from packgap.planning import GpuType
+from packgap.planning.instance import _gpu_type
+
+SCHEMA = "packgap.packing"
+VERSION = 1
+
+Objective = Literal["weighted", "mean-jct", "late-count"]
+OBJECTIVES: tuple[Objective, ...] = ("weighted", "mean-jct", "late-count")
+Interleaving = Literal["am", "muri-p"]
+INTERLEAVINGS: tuple[Interleaving, ...] = ("am", "muri-p")
+
+DEFAULT_ALPHA = 1.0 / 3600.0
+DEFAULT_BETA = 1.0
+DEFAULT_INTERFERENCE = 2.0
+_STAGE_KEYS = ("S", "F", "B", "C")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One training job; ``profiles[k]`` is its stage profile on ``gpu_types[k]``."""
+
+    id: str
+    arrival: float
+    deadline: float
+    gpus: int
+    iterations: int
+    model: str
+    sync: SyncRule
+    profiles: tuple[StageProfile, ...]
+
+    def member(self, k: int) -> Member:
+        return Member(self.profiles[k], self.sync)
+
+
+@dataclass(frozen=True)
+class PackingInstance:
+    name: str
+    gpu_types: tuple[GpuType, ...]
+    jobs: tuple[Job, ...]
+    alpha: float = DEFAULT_ALPHA
+    beta: float = DEFAULT_BETA
+    objective: Objective = "weighted"
+    interleaving: Interleaving = "am"
+    interference: float = DEFAULT_INTERFERENCE
+
+    @property
+    def type_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.gpu_types)
+
+    def job_index(self) -> dict[str, int]:
+        return {j.id: i for i, j in enumerate(self.jobs)}
+
+
+def _profile(r: Reader, value: Any, path: str) -> StageProfile | None:
+    obj = r.obj(value, path, dict.fromkeys(_STAGE_KEYS, True))
+    if obj is None or any(k not in obj for k in _STAGE_KEYS):
+        return None
+    times = [r.number(obj[k], join(path, k), minimum=0.0) for k in _STAGE_KEYS]
+    if any(t is None for t in times):
+        return None
+    if times[0] + times[1] + times[2] + times[3] <= 0:
+        r.error(path, "an iteration must take some time (S + F + B + C > 0)")
+        return None
+    return StageProfile(*times)
+
+
+_JOB_KEYS = {
+    "id": True, "arrival": True, "deadline": True, "gpus": True, "iterations": True,
+    "model": True, "sync": True, "profiles": True,
+}
+
+
+def _job(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Job | None:
+    obj = r.obj(value, path, _JOB_KEYS)
+    if obj is None or any(k not in obj for k in _JOB_KEYS):
+        return None
+    jid = r.string(obj["id"], join(path, "id"))
+    arrival = r.number(obj["arrival"], join(path, "arrival"), minimum=0.0)
+    deadline = r.number(obj["deadline"], join(path, "deadline"), minimum=0.0)
+    gpus = r.number(obj["gpus"], join(path, "gpus"), positive=True, integer=True)
+    iterations = r.number(obj["iterations"], join(path, "iterations"), positive=True, integer=True)
+    model = r.string(obj["model"], join(path, "model"))
+    sync = r.string(obj["sync"], join(path, "sync"), choices=SYNC_RULES)
+    ppath = join(path, "profiles")
+    pobj = r.obj(obj["profiles"], ppath, dict.fromkeys(types, True))
+    profiles = [_profile(r, pobj[t], join(ppath, t)) for t in types if pobj and t in pobj]
+    if arrival is not None and deadline is not None and deadline < arrival:
+        r.error(join(path, "deadline"), f"deadline {deadline} is before arrival {arrival}")
+        return None
+    fields = (jid, arrival, deadline, gpus, iterations, model, sync)
+    if any(f is None for f in fields) or len(profiles) != len(types) or None in profiles:
+        return None
+    return Job(jid, arrival, deadline, gpus, iterations, model, sync,
+               tuple(p for p in profiles if p is not None))
+
+
+def from_dict(document: Mapping[str, Any]) -> PackingInstance:
+    r = Reader("packing instance")
+    keys = {"schema": True, "version": True, "name": True, "gpu_types": True, "jobs": True,
+            "alpha": False, "beta": False, "objective": False, "interleaving": False,
+            "interference": False}
+    doc = r.obj(document, "", keys)
+    if doc is None or any(k not in doc for k in ("name", "gpu_types", "jobs")):
+        r.abort()
+    name = r.string(doc["name"], "name")
+    types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: _gpu_type(r, v, p)) or []
+    r.unique([t.name if t else None for t in types], "gpu_types", "name")
+    type_names = tuple(t.name for t in types if t is not None)
+    jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p, type_names)) or []
+    r.unique([j.id if j else None for j in jobs], "jobs", "id")
+    widest = max((t.count for t in types if t is not None), default=0)
+    for i, job in enumerate(jobs):
+        if job is not None and job.gpus > widest:
+            r.error(join(join("jobs", i), "gpus"), f"demand {job.gpus} exceeds every GPU type's count")
+    alpha = r.number(doc.get("alpha", DEFAULT_ALPHA), "alpha", minimum=0.0)
+    beta = r.number(doc.get("beta", DEFAULT_BETA), "beta", minimum=0.0)
+    objective = r.string(doc.get("objective", "weighted"), "objective", choices=OBJECTIVES)
+    interleaving = r.string(doc.get("interleaving", "am"), "interleaving", choices=INTERLEAVINGS)
+    interference = r.number(doc.get("interference", DEFAULT_INTERFERENCE), "interference", minimum=1.0)
+    r.finish()
+    return PackingInstance(
+        name, tuple(t for t in types if t), tuple(j for j in jobs if j),
+        alpha, beta, objective, interleaving, interference,
+    )
+
+
+def to_dict(instance: PackingInstance) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "name": instance.name,
+        "alpha": instance.alpha,
+        "beta": instance.beta,
+        "objective": instance.objective,
+        "interleaving": instance.interleaving,
+        "interference": instance.interference,
+        "gpu_types": [{"name": t.name, "count": t.count} for t in instance.gpu_types],
+        "jobs": [
+            {
+                "id": j.id,
+                "arrival": j.arrival,
+                "deadline": j.deadline,
+                "gpus": j.gpus,
+                "iterations": j.iterations,
+                "model": j.model,
+                "sync": j.sync,
+                "profiles": {
+                    t: dict(zip(_STAGE_KEYS, (p.load, p.forward, p.backward, p.communication),
+                                strict=True))
+                    for t, p in zip(instance.type_names, j.profiles, strict=True)
+                },
+            }
+            for j in instance.jobs
+        ],
+    }

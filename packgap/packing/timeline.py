@@ -1,0 +1,79 @@
+"""The exact timeline of a job group on one GPU type (CUCKOO section 3.3.1, eq. 7).
+
+A group of two jobs advances both jobs by one iteration per interleaved cycle until the
+one with fewer iterations finishes; the survivor then runs alone at its standalone
+iteration time. A single job runs alone throughout. The group holds its GPUs from its
+start until its last job ends (``duration`` = T_gk of eq. 7); each job completes at its own
+offset. These numbers are everything an exact model needs about a group, so
+:func:`candidate_groups` exports them for audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from packgap.packing.instance import Interleaving, Job, PackingInstance
+from packgap.packing.interleave import Member, am_group_iteration, muri_p_iteration
+
+MS = 1e-3
+
+
+def iteration_ms(members: Sequence[Member], model: Interleaving, interference: float) -> float:
+    """Iteration time (ms) of ``members`` run together under ``model``."""
+    if model == "am":
+        return am_group_iteration(tuple(members), interference)
+    return muri_p_iteration(tuple(m.profile for m in members))
+
+
+@dataclass(frozen=True)
+class GroupTimeline:
+    """A group on one GPU type: iteration times (ms) and completion offsets (s) per job."""
+
+    gpu_type: str
+    interleaved_ms: float
+    standalone_ms: tuple[float, ...]
+    completion: tuple[float, ...]
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the group's start until it frees its GPUs."""
+        return max(self.completion)
+
+
+def timeline(
+    jobs: Sequence[Job], k: int, gpu_type: str, model: Interleaving, interference: float
+) -> GroupTimeline:
+    """Timeline of ``jobs`` (one or two) on GPU type index ``k`` under ``model``."""
+    alone = tuple(iteration_ms([j.member(k)], model, interference) for j in jobs)
+    if len(jobs) == 1:
+        return GroupTimeline(gpu_type, alone[0], alone, (jobs[0].iterations * alone[0] * MS,))
+    if len(jobs) != 2:
+        raise ValueError(f"a group holds one or two jobs, got {len(jobs)}")
+    together = iteration_ms([j.member(k) for j in jobs], model, interference)
+    shared = min(j.iterations for j in jobs)
+    completion = tuple(
+        (shared * together + (j.iterations - shared) * t) * MS
+        for j, t in zip(jobs, alone, strict=True)
+    )
+    return GroupTimeline(gpu_type, together, alone, completion)
+
+
+def group_timelines(instance: PackingInstance, jobs: Sequence[Job]) -> tuple[GroupTimeline, ...]:
+    """The group's timeline on every GPU type, under the instance's ground-truth model."""
+    return tuple(
+        timeline(jobs, k, name, instance.interleaving, instance.interference)
+        for k, name in enumerate(instance.type_names)
+    )
+
+
+def candidate_groups(
+    instance: PackingInstance,
+) -> Iterator[tuple[tuple[str, ...], tuple[GroupTimeline, ...]]]:
+    """Every feasible group (each job alone, each equal-demand pair, eq. 3) with its timelines."""
+    jobs = instance.jobs
+    for i, a in enumerate(jobs):
+        yield (a.id,), group_timelines(instance, [a])
+        for b in jobs[i + 1 :]:
+            if a.gpus == b.gpus:
+                yield (a.id, b.id), group_timelines(instance, [a, b])
