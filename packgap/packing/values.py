@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
+
+import numpy as np
+
+Score = TypeVar("Score", float, np.ndarray)
 
 #: CUCKOO section 4.4: "we set w = 0.6 for all subsequent experiments".
 DEFAULT_W = 0.6
@@ -27,8 +32,8 @@ def ddl_value(deadlines: Sequence[float], now: float) -> float:
     return early / late
 
 
-def total_value(eff: float, ddl: float, w: float = DEFAULT_W) -> float:
-    """Eq. 12: w * eff_value + (1 - w) * ddl_value, the DAB matching weight."""
+def total_value(eff: Score, ddl: Score, w: float = DEFAULT_W) -> Score:
+    """Eq. 12: w * eff_value + (1 - w) * ddl_value, the DAB matching weight (element-wise)."""
     if not 0.0 <= w <= 1.0:
         raise ValueError(f"w must lie in [0, 1], got {w}")
     return w * eff + (1.0 - w) * ddl

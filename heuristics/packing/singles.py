@@ -1,0 +1,10 @@
+"""No packing: every job is its own group (the "None" baseline of CUCKOO Table 12)."""
+
+from __future__ import annotations
+
+from heuristics.packing.blossom import Groups
+from packgap.packing import PackingInstance
+
+
+def no_packing(instance: PackingInstance) -> Groups:
+    return tuple((j.id,) for j in instance.jobs)
