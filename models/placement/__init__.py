@@ -1,0 +1,1 @@
+"""Exact per-round placement models of the placement family (build only, never solve)."""

@@ -1,0 +1,67 @@
+"""The choices of the exact per-round placement model: one L x V cell per job.
+
+PAL's objective for a job, L x max_g V_g (eq. 1), is not linear in the GPUs chosen. It
+becomes linear once each job picks one cell (locality level, PM-score value) of its class's
+L x V matrix (section III-C) and may use only GPUs scoring at most that value, and only one
+node for a within-node cell (DESIGN.md, "Known structure").
+
+The columns here are the *distinct raw PM-scores* of the job's class among the free GPUs,
+not PAL's K-Means bins: then every placement maps to the cell (its locality, its max
+score) of exactly its evaluated cost, and the model's optimum equals the evaluator's
+optimum. A solution's evaluated cost can only be lower than its cell's (an across cell
+whose GPUs happen to share a node, a bin above the max score), never higher.
+
+Cells that cannot host the job are dropped: within-node cells for jobs larger than a node
+or with no node holding enough eligible GPUs, across-node cells for one-GPU jobs (one GPU
+is always within a node) and any cell with fewer eligible GPUs than the demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from packgap.placement import Job, PlacementInstance
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A job's choice: locality level and the highest PM-score it may use; ``cost`` is
+    weight x L x value, the objective coefficient."""
+
+    across: bool
+    value: float
+    cost: float
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundCells:
+    """The model's data: free GPUs, their nodes, and each job's feasible cells."""
+
+    jobs: tuple[Job, ...]
+    free: tuple[int, ...]
+    node: dict[int, int]
+    cells: tuple[tuple[Cell, ...], ...]
+
+
+def round_cells(instance: PlacementInstance) -> RoundCells:
+    free = tuple(instance.free_gpus())
+    node = {g: instance.node_of(g) for g in free}
+    per_job = []
+    for job in instance.jobs:
+        scores = instance.pm_scores[job.job_class]
+        weight = instance.weight(job)
+        cells = []
+        for value in sorted({scores[g] for g in free}):
+            eligible = tuple(g for g in free if scores[g] <= value)
+            if len(eligible) < job.gpus:
+                continue
+            per_node: dict[int, int] = {}
+            for g in eligible:
+                per_node[node[g]] = per_node.get(node[g], 0) + 1
+            if job.gpus <= instance.gpus_per_node and max(per_node.values()) >= job.gpus:
+                cells.append(Cell(False, value, weight * value, eligible))
+            if job.gpus > 1:
+                cells.append(Cell(True, value, weight * instance.penalty(job) * value, eligible))
+        per_job.append(tuple(cells))
+    return RoundCells(instance.jobs, free, node, tuple(per_job))

@@ -1,0 +1,64 @@
+"""Per-round placement model in CP-SAT: the MILP of ``models.placement.milp`` with Boolean
+variables. CP-SAT needs integer costs: each cell cost is floored to a multiple of
+``resolution``, so the model's objective x resolution never exceeds a placement's true cost
+and its proven bound x resolution is a valid lower bound on the true optimum."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from models.placement.cells import RoundCells
+from packgap.placement import PlacementInstance
+from solvers.cpsat import new_model
+from solvers.flow import integer_costs
+
+
+@dataclass(frozen=True)
+class PlacementCpModel:
+    model: Any
+    z: dict[tuple[int, int], Any]
+    x: dict[tuple[int, int], Any]
+    resolution: float
+
+
+def build_cpsat(
+    instance: PlacementInstance, rc: RoundCells, resolution: float = 1e-6
+) -> PlacementCpModel:
+    model = new_model()
+    jobs = range(len(rc.jobs))
+    nodes = sorted(set(rc.node.values()))
+    z = {(j, c): model.new_bool_var(f"z{j}_{c}") for j in jobs for c in range(len(rc.cells[j]))}
+    x = {(j, g): model.new_bool_var(f"x{j}_{g}") for j in jobs for g in rc.free}
+    u = {(j, k): model.new_bool_var(f"u{j}_{k}") for j in jobs for k in nodes}
+    for j in jobs:
+        cells = rc.cells[j]
+        scores = instance.pm_scores[rc.jobs[j].job_class]
+        model.add_exactly_one(z[j, c] for c in range(len(cells)))
+        model.add(sum(x[j, g] for g in rc.free) == rc.jobs[j].gpus)
+        model.add(sum(u[j, k] for k in nodes) == sum(
+            z[j, c] for c, cell in enumerate(cells) if not cell.across))
+        across = [z[j, c] for c, cell in enumerate(cells) if cell.across]
+        for g in rc.free:
+            model.add_bool_or([x[j, g].Not(), *(z[j, c] for c, cell in enumerate(cells)
+                                                if cell.value >= scores[g])])
+            model.add_bool_or([x[j, g].Not(), u[j, rc.node[g]], *across])
+    for g in rc.free:
+        model.add_at_most_one(x[j, g] for j in jobs)
+    costs = integer_costs(np.array([rc.cells[j][c].cost for j, c in z]), resolution)
+    model.minimize(sum(int(k) * var for k, var in zip(costs, z.values(), strict=True)))
+    return PlacementCpModel(model, z, x, resolution)
+
+
+def extract(
+    cp: PlacementCpModel, solver: Any, rc: RoundCells
+) -> tuple[dict[str, tuple[int, ...]], list[int]]:
+    """The GPUs of every job and the index of the cell it chose."""
+    allocations, chosen = {}, []
+    for j, job in enumerate(rc.jobs):
+        allocations[job.id] = tuple(g for g in rc.free if solver.boolean_value(cp.x[j, g]))
+        cells = range(len(rc.cells[j]))
+        chosen.append(next(c for c in cells if solver.boolean_value(cp.z[j, c])))
+    return allocations, chosen

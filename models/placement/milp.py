@@ -1,0 +1,67 @@
+"""Per-round placement MILP (Pyomo; solved by ``solvers.highs``).
+
+Variables: ``z[j, c]`` job j takes cell c (``cells.round_cells``); ``x[j, g]`` job j runs
+on free GPU g; ``u[j, k]`` job j's within-node cell uses node k.
+
+* one cell per job: sum_c z[j, c] = 1
+* demand: sum_g x[j, g] = N_j; each GPU at most once: sum_j x[j, g] <= 1
+* score: x[j, g] <= sum of z[j, c] over cells whose value is >= g's score
+* within-node: sum_k u[j, k] = sum of z over within cells; x[j, g] <= u[j, node(g)] +
+  sum of z over across cells
+* cell capacity (valid, tightens the LP): sum of x over c's eligible GPUs >= N_j z[j, c]
+
+Objective: sum_jc cost[j, c] z[j, c] = sum of weight x L x V over jobs (eq. 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyomo.environ as pyo
+
+from models.placement.cells import RoundCells
+from packgap.placement import PlacementInstance
+
+
+def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel:
+    model = pyo.ConcreteModel(name=f"placement-milp:{instance.name}")
+    jobs = range(len(rc.jobs))
+    pairs = [(j, c) for j in jobs for c in range(len(rc.cells[j]))]
+    nodes = sorted(set(rc.node.values()))
+    model.z = pyo.Var(pairs, domain=pyo.Binary)
+    model.x = pyo.Var([(j, g) for j in jobs for g in rc.free], domain=pyo.Binary)
+    model.u = pyo.Var([(j, k) for j in jobs for k in nodes], domain=pyo.Binary)
+    model.one_cell = pyo.Constraint(jobs, rule=lambda m, j: sum(
+        m.z[j, c] for c in range(len(rc.cells[j]))) == 1)
+    model.demand = pyo.Constraint(jobs, rule=lambda m, j: sum(
+        m.x[j, g] for g in rc.free) == rc.jobs[j].gpus)
+    model.gpu_once = pyo.Constraint(rc.free, rule=lambda m, g: sum(m.x[j, g] for j in jobs) <= 1)
+    scores = {j: instance.pm_scores[rc.jobs[j].job_class] for j in jobs}
+    model.score = pyo.Constraint(
+        [(j, g) for j in jobs for g in rc.free],
+        rule=lambda m, j, g: m.x[j, g] <= sum(
+            m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g]),
+    )
+    model.one_node = pyo.Constraint(jobs, rule=lambda m, j: sum(m.u[j, k] for k in nodes) == sum(
+        m.z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across))
+    model.locality = pyo.Constraint(
+        [(j, g) for j in jobs for g in rc.free],
+        rule=lambda m, j, g: m.x[j, g] <= m.u[j, rc.node[g]] + sum(
+            m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across),
+    )
+    model.capacity = pyo.Constraint(pairs, rule=lambda m, j, c: sum(
+        m.x[j, g] for g in rc.cells[j][c].eligible) >= rc.jobs[j].gpus * m.z[j, c])
+    model.objective = pyo.Objective(
+        expr=sum(rc.cells[j][c].cost * model.z[j, c] for j, c in pairs), sense=pyo.minimize)
+    return model
+
+
+def extract(
+    model: pyo.ConcreteModel, rc: RoundCells
+) -> tuple[dict[str, tuple[int, ...]], list[int]]:
+    """The GPUs of every job and the index of the cell it chose."""
+    allocations, chosen = {}, []
+    for j, job in enumerate(rc.jobs):
+        allocations[job.id] = tuple(g for g in rc.free if pyo.value(model.x[j, g]) > 0.5)
+        picks = [pyo.value(model.z[j, c]) for c in range(len(rc.cells[j]))]
+        chosen.append(int(np.argmax(picks)))
+    return allocations, chosen
