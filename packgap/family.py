@@ -12,8 +12,8 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
-I = TypeVar("I", bound=Named)
-S = TypeVar("S")
+InstanceT = TypeVar("InstanceT", bound=Named)
+SolutionT = TypeVar("SolutionT")
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Evaluation:
 
 
 @dataclass(frozen=True)
-class Family(Generic[I, S]):
+class Family(Generic[InstanceT, SolutionT]):
     """A problem family: its schema and the one validator and evaluator everybody uses.
 
     ``validate`` raises :class:`~packgap.errors.ValidationError` naming every violated rule;
@@ -36,10 +36,10 @@ class Family(Generic[I, S]):
     schema: str
     version: int
     description: str
-    instance_from_dict: Callable[[Mapping[str, Any]], I]
-    instance_to_dict: Callable[[I], dict[str, Any]]
-    solution_from_dict: Callable[[Mapping[str, Any]], S]
-    solution_to_dict: Callable[[S], dict[str, Any]]
-    validate: Callable[[I, S], None]
-    evaluate: Callable[[I, S], Evaluation]
-    summary: Callable[[I], dict[str, Any]]
+    instance_from_dict: Callable[[Mapping[str, Any]], InstanceT]
+    instance_to_dict: Callable[[InstanceT], dict[str, Any]]
+    solution_from_dict: Callable[[Mapping[str, Any]], SolutionT]
+    solution_to_dict: Callable[[SolutionT], dict[str, Any]]
+    validate: Callable[[InstanceT, SolutionT], None]
+    evaluate: Callable[[InstanceT, SolutionT], Evaluation]
+    summary: Callable[[InstanceT], dict[str, Any]]

@@ -25,6 +25,14 @@ def join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
+def raw_field(items: Any, key: str) -> list[Any]:
+    """``item[key]`` of each element of a raw JSON list (None where absent), for uniqueness checks
+    that must see entries even when another of their fields is bad."""
+    if not isinstance(items, list):
+        return []
+    return [item.get(key) if isinstance(item, Mapping) and isinstance(item.get(key), str) else None for item in items]
+
+
 class Reader:
     """Collects problems while reading fields; :meth:`finish` raises if any were found."""
 
@@ -90,9 +98,7 @@ class Reader:
             return _BAD
         return value
 
-    def items(
-        self, value: Any, path: str, read: Callable[[Any, str], T], *, nonempty: bool = True
-    ) -> list[T] | None:
+    def items(self, value: Any, path: str, read: Callable[[Any, str], T], *, nonempty: bool = True) -> list[T] | None:
         """Read every element of a list with ``read(element, element_path)``."""
         if not isinstance(value, list):
             self.error(path, f"expected a list, got {type(value).__name__}")

@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from packgap.errors import InstanceError, Problem
+from packgap.errors import InstanceError, PackgapError, Problem
 
 #: Decimal places kept for floats in files: sub-microsecond on times in seconds.
 FLOAT_DECIMALS = 6
@@ -22,7 +22,7 @@ def _canonical(value: Any, path: str = "") -> Any:
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{path or 'value'}: cannot write non-finite number {value}")
+            raise PackgapError(f"{path or 'value'}: cannot write non-finite number {value}")
         rounded = round(value, FLOAT_DECIMALS)
         return 0.0 if rounded == 0 else rounded
     if isinstance(value, dict):
@@ -32,8 +32,8 @@ def _canonical(value: Any, path: str = "") -> Any:
     raise TypeError(f"{path or 'value'}: cannot write {type(value).__name__} as JSON")
 
 
-def dumps(document: dict[str, Any]) -> str:
-    """Canonical text of ``document``: sorted keys, 2-space indent, rounded floats, final newline."""
+def dumps(document: Any) -> str:
+    """Canonical text of an object or list: sorted keys, 2-space indent, rounded floats, final newline."""
     return json.dumps(_canonical(document), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import time
 from typing import Any
 
@@ -19,9 +20,7 @@ def _cp_model() -> Any:
 
 
 def version() -> str:
-    import ortools
-
-    return str(ortools.__version__)
+    return importlib.metadata.version("ortools")
 
 
 def new_model() -> Any:

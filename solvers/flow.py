@@ -7,6 +7,7 @@ networkx's network simplex, which is 400-800x slower and kept as the reference f
 
 from __future__ import annotations
 
+import importlib.metadata
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from packgap.errors import SolverUnavailableError, UnknownNameError
 from packgap.result import Status
 
 FlowBackend = Literal["ortools", "networkx"]
+IntArray = Sequence[int] | np.ndarray
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,11 @@ class FlowResult:
 
 
 def min_cost_flow(
-    tails: Sequence[int],
-    heads: Sequence[int],
-    capacities: Sequence[int],
-    unit_costs: Sequence[int],
-    supplies: Sequence[int],
+    tails: IntArray,
+    heads: IntArray,
+    capacities: IntArray,
+    unit_costs: IntArray,
+    supplies: IntArray,
     *,
     backend: FlowBackend = "ortools",
 ) -> FlowResult:
@@ -55,7 +57,6 @@ def min_cost_flow(
 
 def _ortools(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # type: ignore[no-untyped-def]
     try:
-        import ortools
         from ortools.graph.python import min_cost_flow as mcf
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise SolverUnavailableError(f"OR-Tools min-cost flow cannot be imported: {exc}") from None
@@ -70,7 +71,7 @@ def _ortools(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # t
     smcf.set_nodes_supplies(np.arange(len(supplies), dtype=np.int64), np.asarray(supplies, dtype=np.int64))
     code = smcf.solve()
     wall = time.perf_counter() - start
-    version = str(ortools.__version__)
+    version = importlib.metadata.version("ortools")
     if code == smcf.OPTIMAL:
         return FlowResult(Status.OPTIMAL, int(smcf.optimal_cost()), smcf.flows(arcs), wall, "ortools-mcf", version)
     status = Status.INFEASIBLE if code == smcf.INFEASIBLE else Status.ERROR
@@ -89,10 +90,15 @@ def _networkx(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # 
     try:
         cost, flow = nx.network_simplex(graph)
     except nx.NetworkXUnfeasible:
-        return FlowResult(Status.INFEASIBLE, None, np.zeros(len(tails), dtype=np.int64),
-                          time.perf_counter() - start, "networkx", nx.__version__)
-    flows = np.array([flow[u][v][i] for i, (u, v) in enumerate(zip(tails, heads, strict=True))],
-                     dtype=np.int64)
+        return FlowResult(
+            Status.INFEASIBLE,
+            None,
+            np.zeros(len(tails), dtype=np.int64),
+            time.perf_counter() - start,
+            "networkx",
+            nx.__version__,
+        )
+    flows = np.array([flow[u][v][i] for i, (u, v) in enumerate(zip(tails, heads, strict=True))], dtype=np.int64)
     return FlowResult(Status.OPTIMAL, int(cost), flows, time.perf_counter() - start, "networkx", nx.__version__)
 
 

@@ -57,8 +57,11 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
     bound = results.objective_bound
     bound = None if bound is None or abs(bound) == float("inf") else float(bound)
     tc = results.termination_condition
-    if tc in (TerminationCondition.provenInfeasible, TerminationCondition.locallyInfeasible,
-              TerminationCondition.infeasibleOrUnbounded):
+    if tc in (
+        TerminationCondition.provenInfeasible,
+        TerminationCondition.locallyInfeasible,
+        TerminationCondition.infeasibleOrUnbounded,
+    ):
         status = Status.INFEASIBLE
     elif tc == TerminationCondition.maxTimeLimit:
         status = Status.TIMEOUT

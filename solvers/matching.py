@@ -9,6 +9,7 @@ nodes).
 
 from __future__ import annotations
 
+import importlib.metadata
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ def _rustworkx(n: int, edges: Sequence[tuple[int, int, float]], max_cardinality:
     matched = rx.max_weight_matching(
         graph, max_cardinality=max_cardinality, weight_fn=lambda w: w, verify_optimum=False
     )
-    return matched, "rustworkx", rx.__version__
+    return matched, "rustworkx", importlib.metadata.version("rustworkx")
 
 
 def _networkx(n: int, edges: Sequence[tuple[int, int, float]], max_cardinality: bool):  # type: ignore[no-untyped-def]

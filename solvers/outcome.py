@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from packgap.errors import PackgapError
 from packgap.result import Status
 
 
@@ -23,11 +24,11 @@ class SolveOptions:
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not (self.time_limit > 0 and math.isfinite(self.time_limit)):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {self.time_limit}")
+            raise PackgapError(f"time_limit must be a positive number of seconds, got {self.time_limit}")
         if not 0 <= self.mip_gap < 1:
-            raise ValueError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
+            raise PackgapError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
         if self.threads < 1:
-            raise ValueError(f"threads must be >= 1, got {self.threads}")
+            raise PackgapError(f"threads must be >= 1, got {self.threads}")
 
 
 @dataclass(frozen=True)

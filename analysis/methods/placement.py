@@ -29,8 +29,7 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     solution = None
     if outcome.has_solution:
         solution = PlacementSolution(milp_placement.extract(model, rc)[0])
-    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version,
-                        outcome.message)
+    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
 
 
 def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
@@ -44,8 +43,7 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
         solution = PlacementSolution(cp_placement.extract(cp, solver, rc)[0])
     bound = None if outcome.bound is None else outcome.bound * cp.resolution
     note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
-    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version,
-                        f"{outcome.message}; {note}")
+    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
 
 
 def _binned(place: Callable[..., PlacementSolution]) -> Callable[[PlacementInstance, RunContext], MethodOutput]:

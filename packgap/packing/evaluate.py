@@ -50,10 +50,7 @@ def _group_problems(instance: PackingInstance, i: int, g: PlacedGroup) -> list[s
     if len(demands) > 1:
         problems.append(f"{where}: members demand different GPU counts {sorted(demands)} (eq. 3)")
     late_start = [m for m in members if g.start < m.arrival - TOL]
-    problems += [
-        f"{where}: starts at {g.start} before job {m.id!r} arrives at {m.arrival} (eq. 6)"
-        for m in late_start
-    ]
+    problems += [f"{where}: starts at {g.start} before job {m.id!r} arrives at {m.arrival} (eq. 6)" for m in late_start]
     if g.gpu_type not in counts:
         problems.append(f"{where}: unknown GPU type {g.gpu_type!r}")
         return problems
@@ -61,9 +58,7 @@ def _group_problems(instance: PackingInstance, i: int, g: PlacedGroup) -> list[s
         problems.append(f"{where}: lists a GPU twice")
     bad = [x for x in g.gpus if not 0 <= x < counts[g.gpu_type]]
     if bad:
-        problems.append(
-            f"{where}: GPU(s) {bad} out of range for {g.gpu_type!r} (indices 0..{counts[g.gpu_type] - 1})"
-        )
+        problems.append(f"{where}: GPU(s) {bad} out of range for {g.gpu_type!r} (indices 0..{counts[g.gpu_type] - 1})")
     if len(demands) == 1 and len(g.gpus) != next(iter(demands)):
         problems.append(f"{where}: uses {len(g.gpus)} GPUs, its jobs demand {next(iter(demands))}")
     return problems
@@ -92,8 +87,7 @@ def validate(instance: PackingInstance, solution: PackingSolution) -> None:
             placed[j] = placed.get(j, 0) + 1
     index = instance.job_index()
     problems += [
-        f"job {j!r} placed {n} times (must be exactly once)"
-        for j, n in placed.items() if n > 1 and j in index
+        f"job {j!r} placed {n} times (must be exactly once)" for j, n in placed.items() if n > 1 and j in index
     ]
     missing = [j.id for j in instance.jobs if j.id not in placed]
     if missing:
@@ -111,8 +105,7 @@ def validate(instance: PackingInstance, solution: PackingSolution) -> None:
         for s1, e1, i1 in spans[1:]:
             if s1 < e0 - TOL:
                 problems.append(
-                    f"GPU {name}#{gpu}: groups[{i0}] (until {e0:.6f}) overlaps groups[{i1}] "
-                    f"(from {s1:.6f}) (eq. 5)"
+                    f"GPU {name}#{gpu}: groups[{i0}] (until {e0:.6f}) overlaps groups[{i1}] (from {s1:.6f}) (eq. 5)"
                 )
             if e1 > e0:
                 e0, i0 = e1, i1

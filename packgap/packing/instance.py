@@ -91,8 +91,14 @@ def _profile(r: Reader, value: Any, path: str) -> StageProfile | None:
 
 
 _JOB_KEYS = {
-    "id": True, "arrival": True, "deadline": True, "gpus": True, "iterations": True,
-    "model": True, "sync": True, "profiles": True,
+    "id": True,
+    "arrival": True,
+    "deadline": True,
+    "gpus": True,
+    "iterations": True,
+    "model": True,
+    "sync": True,
+    "profiles": True,
 }
 
 
@@ -116,15 +122,23 @@ def _job(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Job | None
     fields = (jid, arrival, deadline, gpus, iterations, model, sync)
     if any(f is None for f in fields) or len(profiles) != len(types) or None in profiles:
         return None
-    return Job(jid, arrival, deadline, gpus, iterations, model, sync,
-               tuple(p for p in profiles if p is not None))
+    return Job(jid, arrival, deadline, gpus, iterations, model, sync, tuple(p for p in profiles if p is not None))
 
 
 def from_dict(document: Mapping[str, Any]) -> PackingInstance:
     r = Reader("packing instance")
-    keys = {"schema": True, "version": True, "name": True, "gpu_types": True, "jobs": True,
-            "alpha": False, "beta": False, "objective": False, "interleaving": False,
-            "interference": False}
+    keys = {
+        "schema": True,
+        "version": True,
+        "name": True,
+        "gpu_types": True,
+        "jobs": True,
+        "alpha": False,
+        "beta": False,
+        "objective": False,
+        "interleaving": False,
+        "interference": False,
+    }
     doc = r.obj(document, "", keys)
     if doc is None or any(k not in doc for k in ("name", "gpu_types", "jobs")):
         r.abort()
@@ -145,8 +159,14 @@ def from_dict(document: Mapping[str, Any]) -> PackingInstance:
     interference = r.number(doc.get("interference", DEFAULT_INTERFERENCE), "interference", minimum=1.0)
     r.finish()
     return PackingInstance(
-        name, tuple(t for t in types if t), tuple(j for j in jobs if j),
-        alpha, beta, objective, interleaving, interference,
+        name,
+        tuple(t for t in types if t),
+        tuple(j for j in jobs if j),
+        alpha,
+        beta,
+        objective,
+        interleaving,
+        interference,
     )
 
 
@@ -171,8 +191,7 @@ def to_dict(instance: PackingInstance) -> dict[str, Any]:
                 "model": j.model,
                 "sync": j.sync,
                 "profiles": {
-                    t: dict(zip(_STAGE_KEYS, (p.load, p.forward, p.backward, p.communication),
-                                strict=True))
+                    t: dict(zip(_STAGE_KEYS, (p.load, p.forward, p.backward, p.communication), strict=True))
                     for t, p in zip(instance.type_names, j.profiles, strict=True)
                 },
             }

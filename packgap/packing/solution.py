@@ -34,9 +34,7 @@ def _group(r: Reader, value: Any, path: str) -> PlacedGroup | None:
         return None
     jobs = r.items(obj["jobs"], join(path, "jobs"), r.string)
     gpu_type = r.string(obj["gpu_type"], join(path, "gpu_type"))
-    gpus = r.items(
-        obj["gpus"], join(path, "gpus"), lambda v, p: r.number(v, p, minimum=0, integer=True)
-    )
+    gpus = r.items(obj["gpus"], join(path, "gpus"), lambda v, p: r.number(v, p, minimum=0, integer=True))
     start = r.number(obj["start"], join(path, "start"), minimum=0.0)
     if jobs is None or None in jobs or gpus is None or None in gpus:
         return None

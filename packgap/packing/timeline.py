@@ -41,9 +41,7 @@ class GroupTimeline:
         return max(self.completion)
 
 
-def timeline(
-    jobs: Sequence[Job], k: int, gpu_type: str, model: Interleaving, interference: float
-) -> GroupTimeline:
+def timeline(jobs: Sequence[Job], k: int, gpu_type: str, model: Interleaving, interference: float) -> GroupTimeline:
     """Timeline of ``jobs`` (one or two) on GPU type index ``k`` under ``model``."""
     alone = tuple(iteration_ms([j.member(k)], model, interference) for j in jobs)
     if len(jobs) == 1:
@@ -52,10 +50,7 @@ def timeline(
         raise ValueError(f"a group holds one or two jobs, got {len(jobs)}")
     together = iteration_ms([j.member(k) for j in jobs], model, interference)
     shared = min(j.iterations for j in jobs)
-    completion = tuple(
-        (shared * together + (j.iterations - shared) * t) * MS
-        for j, t in zip(jobs, alone, strict=True)
-    )
+    completion = tuple((shared * together + (j.iterations - shared) * t) * MS for j, t in zip(jobs, alone, strict=True))
     return GroupTimeline(gpu_type, together, alone, completion)
 
 

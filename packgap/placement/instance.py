@@ -88,9 +88,7 @@ def _job(r: Reader, value: Any, path: str, classes: tuple[str, ...]) -> Job | No
     return Job(jid, gpus, cls, model, work)
 
 
-def _scores(
-    r: Reader, value: Any, classes: tuple[str, ...], n: int
-) -> dict[str, tuple[float, ...]]:
+def _scores(r: Reader, value: Any, classes: tuple[str, ...], n: int) -> dict[str, tuple[float, ...]]:
     obj = r.obj(value, "pm_scores", dict.fromkeys(classes, True))
     out: dict[str, tuple[float, ...]] = {}
     if obj is None:
@@ -128,12 +126,22 @@ def _check_round(r: Reader, jobs: list[Job | None], n: int, unavailable: list[An
 
 def from_dict(document: Mapping[str, Any]) -> PlacementInstance:
     r = Reader("placement instance")
-    keys = {"schema": True, "version": True, "name": True, "nodes": True, "gpus_per_node": True,
-            "classes": True, "pm_scores": True, "locality_penalty": True, "jobs": True,
-            "unavailable": False, "model_penalties": False, "objective": False}
+    keys = {
+        "schema": True,
+        "version": True,
+        "name": True,
+        "nodes": True,
+        "gpus_per_node": True,
+        "classes": True,
+        "pm_scores": True,
+        "locality_penalty": True,
+        "jobs": True,
+        "unavailable": False,
+        "model_penalties": False,
+        "objective": False,
+    }
     doc = r.obj(document, "", keys)
-    required = ("name", "nodes", "gpus_per_node", "classes", "pm_scores", "locality_penalty",
-                "jobs")
+    required = ("name", "nodes", "gpus_per_node", "classes", "pm_scores", "locality_penalty", "jobs")
     if doc is None or any(k not in doc for k in required):
         r.abort()
     name = r.string(doc["name"], "name")
@@ -148,8 +156,9 @@ def from_dict(document: Mapping[str, Any]) -> PlacementInstance:
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p, class_names), nonempty=False)
     jobs = jobs or []
     r.unique([j.id if j else None for j in jobs], "jobs", "id")
-    unavailable = r.items(doc.get("unavailable", []), "unavailable",
-                          lambda v, p: r.number(v, p, minimum=0, integer=True), nonempty=False)
+    unavailable = r.items(
+        doc.get("unavailable", []), "unavailable", lambda v, p: r.number(v, p, minimum=0, integer=True), nonempty=False
+    )
     unavailable = unavailable or []
     r.unique(unavailable, "unavailable", "gpu")
     penalties = _model_penalties(r, doc.get("model_penalties", {}))
@@ -158,8 +167,16 @@ def from_dict(document: Mapping[str, Any]) -> PlacementInstance:
     _check_round(r, jobs, n, unavailable)
     r.finish()
     return PlacementInstance(
-        name, nodes, per_node, class_names, scores, penalty, tuple(j for j in jobs if j),
-        frozenset(unavailable), penalties, objective,
+        name,
+        nodes,
+        per_node,
+        class_names,
+        scores,
+        penalty,
+        tuple(j for j in jobs if j),
+        frozenset(unavailable),
+        penalties,
+        objective,
     )
 
 
@@ -177,7 +194,6 @@ def to_dict(instance: PlacementInstance) -> dict[str, Any]:
         "objective": instance.objective,
         "unavailable": sorted(instance.unavailable),
         "jobs": [
-            {"id": j.id, "gpus": j.gpus, "class": j.job_class, "model": j.model, "work": j.work}
-            for j in instance.jobs
+            {"id": j.id, "gpus": j.gpus, "class": j.job_class, "model": j.model, "work": j.work} for j in instance.jobs
         ],
     }

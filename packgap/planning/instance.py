@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from packgap.fields import Reader, join
+from packgap.fields import Reader, join, raw_field
 
 SCHEMA = "packgap.planning"
 VERSION = 1
@@ -93,24 +93,21 @@ def _group(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Group | 
 
 def from_dict(document: Mapping[str, Any]) -> PlanningInstance:
     r = Reader("planning instance")
-    keys = {"schema": True, "version": True, "name": True, "gpu_types": True, "groups": True,
-            "tardiness_weight": False}
+    keys = {"schema": True, "version": True, "name": True, "gpu_types": True, "groups": True, "tardiness_weight": False}
     doc = r.obj(document, "", keys)
     if doc is None or any(k not in doc for k in ("name", "gpu_types", "groups")):
         r.abort()
     name = r.string(doc["name"], "name")
     types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: _gpu_type(r, v, p)) or []
-    r.unique([t.name if t else None for t in types], "gpu_types", "name")
+    r.unique(raw_field(doc["gpu_types"], "name"), "gpu_types", "name")
     type_names = tuple(t.name for t in types if t is not None)
     groups = r.items(doc["groups"], "groups", lambda v, p: _group(r, v, p, type_names)) or []
-    r.unique([g.id if g else None for g in groups], "groups", "id")
+    r.unique(raw_field(doc["groups"], "id"), "groups", "id")
     weight = 1.0
     if "tardiness_weight" in doc:
         weight = r.number(doc["tardiness_weight"], "tardiness_weight", minimum=0.0)
     r.finish()
-    return PlanningInstance(
-        name, tuple(t for t in types if t), tuple(g for g in groups if g), weight
-    )
+    return PlanningInstance(name, tuple(t for t in types if t), tuple(g for g in groups if g), weight)
 
 
 def to_dict(instance: PlanningInstance) -> dict[str, Any]:

@@ -46,9 +46,4 @@ def from_dict(document: Mapping[str, Any]) -> PlanningSolution:
 
 
 def to_dict(solution: PlanningSolution) -> dict[str, Any]:
-    return {
-        "sequences": [
-            {"gpu_type": s.gpu_type, "gpu": s.gpu, "groups": list(s.groups)}
-            for s in solution.sequences
-        ]
-    }
+    return {"sequences": [{"gpu_type": s.gpu_type, "gpu": s.gpu, "groups": list(s.groups)} for s in solution.sequences]}

@@ -1,0 +1,239 @@
+"""The ``packgap`` command line (typer + rich).
+
+Every expected error (bad file, unknown method, missing solver) prints its message and
+exits with code 2; nothing already computed is lost (``compare --store`` keeps each cell).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import packgap
+from analysis import generators
+from analysis.compare import compare_instance
+from analysis.methods import METHODS, resolve
+from analysis.run import solve as run_solve
+from analysis.store import ResultStore
+from packgap import jsonio
+from packgap.errors import PackgapError
+from packgap.registry import family, load_instance
+from packgap.result import SolveResult
+from solvers.outcome import SolveOptions
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Certified optimality gaps of GPU-cluster packing heuristics."
+)
+instances_app = typer.Typer(no_args_is_help=True, help="Generate, check and show instance files.")
+app.add_typer(instances_app, name="instances")
+out = Console()
+err = Console(stderr=True)
+
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", help="Seconds per exact method.")]
+Seed = Annotated[int, typer.Option("--seed", help="Seed recorded in every result.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+Threads = Annotated[int, typer.Option("--threads", help="Solver threads (1 = deterministic).")]
+
+
+def reports_errors(command: Callable[..., None]) -> Callable[..., None]:
+    """Expected errors become one message on stderr and exit code 2, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except PackgapError as exc:
+            err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"packgap {packgap.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """packgap: heuristics vs exact optima for GPU-cluster scheduling."""
+
+
+@app.command()
+@reports_errors
+def methods(family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None) -> None:
+    """List registered methods (of one family) with a one-line description."""
+    names = [family(family_name).name] if family_name else sorted(METHODS)
+    table = Table("family", "method", "kind", "parameters", "description")
+    for fam in names:
+        for m in METHODS.get(fam, {}).values():
+            params = ", ".join(f"{k}={v}" for k, v in m.defaults.items())
+            table.add_row(fam, m.name, "exact" if m.exact else "heuristic", params, m.description)
+    out.print(table)
+
+
+@instances_app.command("generate")
+@reports_errors
+def instances_generate(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
+    seed: Seed = 0,
+    groups: Annotated[int | None, typer.Option(help="planning: number of job groups.")] = None,
+    gpu_types: Annotated[str | None, typer.Option(help="planning: NAME:COUNT,... GPU mix.")] = None,
+    tardiness_weight: Annotated[float | None, typer.Option(help="planning: weight of tardiness.")] = None,
+) -> None:
+    """Write a seeded instance (same seed, same bytes)."""
+    fam = family(family_name)
+    instance = generators.generate(
+        fam.name, {"seed": seed, "groups": groups, "gpu_types": gpu_types, "tardiness_weight": tardiness_weight}
+    )
+    jsonio.write(fam.instance_to_dict(instance), output)
+    err.print(f"wrote {output} ({fam.name}, {instance.name})")
+
+
+@instances_app.command("check")
+@reports_errors
+def instances_check(file: Path) -> None:
+    """Exit 0 when FILE is a valid instance; else list every problem and exit 2."""
+    fam, instance = load_instance(file)
+    out.print(f"{file}: valid {fam.name} instance {instance.name!r}")
+
+
+@instances_app.command("show")
+@reports_errors
+def instances_show(file: Path, as_json: AsJson = False) -> None:
+    """A readable summary of an instance."""
+    fam, instance = load_instance(file)
+    summary = {"family": fam.name, **fam.summary(instance)}
+    if as_json:
+        out.print_json(json.dumps(summary))
+        return
+    table = Table("field", "value", title=str(file))
+    for key, value in summary.items():
+        table.add_row(key, str(value))
+    out.print(table)
+
+
+def _parse_params(items: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise PackgapError(f"--param: expected NAME=VALUE, got {item!r}")
+        try:
+            params[key] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key] = text
+    return params
+
+
+@app.command()
+@reports_errors
+def solve(
+    file: Path,
+    method: Annotated[str, typer.Option("--method", "-m", help="Method name (see `packgap methods`).")],
+    time_limit: TimeLimit = None,
+    seed: Seed = 0,
+    threads: Threads = 1,
+    param: Annotated[list[str] | None, typer.Option("--param", help="Method parameter NAME=VALUE.")] = None,
+    as_json: AsJson = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result JSON here.")] = None,
+) -> None:
+    """Solve one instance with one method; the objective is the evaluator's."""
+    fam, instance = load_instance(file)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    result = run_solve(fam, instance, resolve(fam.name, method)[0], options=options, params=_parse_params(param or []))
+    if output is not None:
+        jsonio.write(result.to_dict(), output)
+    if as_json:
+        sys.stdout.write(jsonio.dumps(result.to_dict()))
+    else:
+        _print_table([result], title=str(file))
+
+
+@app.command()
+@reports_errors
+def compare(
+    files: Annotated[list[Path], typer.Argument(help="Instance files.")],
+    methods_: Annotated[str, typer.Option("--methods", help="M1,M2,... or all.")] = "all",
+    time_limit: TimeLimit = None,
+    seed: Seed = 0,
+    threads: Threads = 1,
+    store: Annotated[Path | None, typer.Option("--store", help="DuckDB file: save each cell, resume.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Run methods on instances; print objective, bound, certified and primal gap, time."""
+    loaded = [load_instance(f) for f in files]
+    plan = [(fam, inst, resolve(fam.name, methods_)) for fam, inst in loaded]
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    results: list[SolveResult] = []
+    db = ResultStore(store) if store is not None else None
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=as_json,
+        ) as progress:
+            task = progress.add_task("solving", total=sum(len(ms) for _, _, ms in plan))
+            for fam, inst, ms in plan:
+
+                def done(r: SolveResult) -> None:
+                    progress.update(task, advance=1, description=f"{r.instance}: {r.method} {r.status}")
+
+                results += compare_instance(fam, inst, ms, options, store=db, on_done=done)
+    finally:
+        if db is not None:
+            db.close()
+    if as_json:
+        sys.stdout.write(jsonio.dumps([r.to_dict() for r in results]))
+    else:
+        _print_table(results, title="packgap compare")
+
+
+def _fmt(value: float | None, pct: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{100 * value:.2f}%" if pct else f"{value:,.3f}"
+
+
+def _print_table(results: list[SolveResult], title: str) -> None:
+    table = Table("instance", "method", "status", "objective", "bound", "gap", "primal gap", "seconds", title=title)
+    for r in results:
+        table.add_row(
+            r.instance,
+            r.method,
+            str(r.status),
+            _fmt(r.objective),
+            _fmt(r.bound),
+            _fmt(r.gap, pct=True),
+            _fmt(r.primal_gap, pct=True),
+            f"{r.wall_s:.3f}",
+        )
+    out.print(table)
+    for r in results:
+        if r.message and str(r.status) == "error":
+            err.print(f"[red]{r.method}[/red]: {r.message}")
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,40 @@
+"""Compare methods on instances: every answer validated, scored by one evaluator, gaps added."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from analysis.methods import Method
+from analysis.run import check_against_optimum, result_params, solve
+from analysis.store import ResultStore, instance_digest, params_key
+from packgap.family import Family
+from packgap.result import SolveResult
+from solvers.outcome import SolveOptions
+
+
+def compare_instance(
+    family: Family[Any, Any],
+    instance: Any,
+    methods: Sequence[Method],
+    options: SolveOptions,
+    *,
+    store: ResultStore | None = None,
+    on_done: Callable[[SolveResult], None] | None = None,
+) -> list[SolveResult]:
+    """Run ``methods`` on one instance; with a store, reuse finished cells and save new ones."""
+    digest = instance_digest(family.instance_to_dict(instance))
+    results: list[SolveResult] = []
+    for method in methods:
+        result = None
+        if store is not None:
+            key = params_key(result_params(method.resolve_params({}), options))
+            result = store.find(digest, method.name, options.seed, key)
+        if result is None:
+            result = solve(family, instance, method, options=options)
+            if store is not None:
+                store.append(digest, result)
+        results.append(result)
+        if on_done is not None:
+            on_done(result)
+    return check_against_optimum(results)

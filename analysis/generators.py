@@ -1,0 +1,47 @@
+"""Instance generators by family, with the options each accepts (for ``instances generate``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from instances import planning as planning_gen
+from packgap.errors import PackgapError, UnknownNameError
+
+
+@dataclass(frozen=True)
+class Generator:
+    build: Callable[[Mapping[str, Any]], Any]
+    options: tuple[str, ...]
+    required: tuple[str, ...]
+
+
+def _planning(opts: Mapping[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {"groups": opts["groups"], "seed": opts["seed"]}
+    if opts.get("gpu_types") is not None:
+        kwargs["gpu_types"] = planning_gen.parse_gpu_types(opts["gpu_types"])
+    if opts.get("tardiness_weight") is not None:
+        kwargs["tardiness_weight"] = opts["tardiness_weight"]
+    return planning_gen.generate(**kwargs)
+
+
+GENERATORS: dict[str, Generator] = {
+    "planning": Generator(_planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",)),
+}
+
+
+def generate(family: str, opts: Mapping[str, Any]) -> Any:
+    """Build an instance; options the family does not take, or missing ones, fail loudly."""
+    if family not in GENERATORS:
+        raise UnknownNameError("family with a generator", family, list(GENERATORS))
+    gen = GENERATORS[family]
+    given = {k for k, v in opts.items() if v is not None}
+    extra = sorted(given - set(gen.options))
+    if extra:
+        flags = ", ".join("--" + e.replace("_", "-") for e in extra)
+        raise PackgapError(f"{family} generator does not take {flags}")
+    missing = [r for r in gen.required if r not in given]
+    if missing:
+        raise PackgapError(f"{family} generator needs " + ", ".join("--" + m.replace("_", "-") for m in missing))
+    return gen.build(opts)

@@ -1,0 +1,133 @@
+"""Methods of the ``planning`` family: CUCKOO's MCHP, FIFO/EDF, and three exact models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analysis.methods.base import Method, MethodOutput, RunContext
+from heuristics.planning import edf, fifo, mchp
+from models.planning import cpsat as cp_planning
+from models.planning import milp as milp_planning
+from models.planning.positional_flow import build_positional_flow, flow_to_solution
+from packgap.errors import PackgapError
+from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
+from packgap.result import Status
+from solvers.cpsat import solve_cpsat
+from solvers.flow import min_cost_flow
+from solvers.highs import solve_pyomo
+
+
+def _sequences(instance: PlanningInstance, plans: dict[tuple[int, int], list[str]]) -> PlanningSolution:
+    return PlanningSolution(
+        tuple(GpuSequence(instance.gpu_types[k].name, j, tuple(plan)) for (k, j), plan in sorted(plans.items()) if plan)
+    )
+
+
+def horn_flow(
+    instance: PlanningInstance, resolution: float = 1e-6, backend: str = "ortools"
+) -> tuple[PlanningSolution, float]:
+    """Horn's positional flow: the plan and its certified sum-of-completion lower bound."""
+    network = build_positional_flow(instance, resolution)
+    result = min_cost_flow(
+        network.tails,
+        network.heads,
+        network.capacities,
+        network.costs,
+        network.supplies,
+        backend="networkx" if backend == "networkx" else "ortools",
+    )
+    if result.cost is None:
+        raise PackgapError(f"positional flow failed with status {result.status}")
+    return flow_to_solution(instance, network, result.flows), result.cost * resolution
+
+
+def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
+    solution, bound = horn_flow(instance, ctx.params["resolution"], ctx.params["backend"])
+    exact = instance.tardiness_weight == 0
+    return MethodOutput(
+        solution,
+        Status.OPTIMAL if exact else Status.FEASIBLE,
+        bound=bound,
+        solver=f"{ctx.params['backend']}-mcf",
+        message="" if exact else "exact for sum of completion times; bound ignores tardiness",
+    )
+
+
+def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
+    horn = horn_flow(instance)[1] if ctx.params["horn_cut"] else None
+    model = milp_planning.build_milp(instance, horn)
+    outcome = solve_pyomo(model, ctx.options)
+    solution = None
+    if outcome.has_solution:
+        solution = _sequences(instance, milp_planning.extract_sequences(model, instance))
+    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
+
+
+def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
+    plan, horn = horn_flow(instance)
+    cp = cp_planning.build_cpsat(
+        instance, horn if ctx.params["horn_cut"] else None, plan if ctx.params["hint"] else None
+    )
+    outcome, solver = solve_cpsat(cp.model, ctx.options)
+    solution = None
+    if outcome.has_solution:
+        solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))
+    scale = cp.time_scale * cp.objective_scale
+    bound = None if outcome.bound is None else outcome.bound / scale
+    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, outcome.message)
+
+
+def _run_heuristic(plan: Any) -> Any:
+    def run(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
+        return MethodOutput(plan(instance, **ctx.params), Status.FEASIBLE)
+
+    return run
+
+
+METHODS: tuple[Method, ...] = (
+    Method(
+        "planning",
+        "mchp",
+        "CUCKOO MCHP: min-cost matching to (GPU type, order), eq. 13-14",
+        _run_heuristic(mchp),
+        defaults={"deadline_weight": 1.0},
+    ),
+    Method(
+        "planning",
+        "fifo",
+        "groups in queue order, each on the GPU where it finishes first",
+        _run_heuristic(fifo),
+        defaults={"gpu_choice": "earliest-finish"},
+    ),
+    Method(
+        "planning",
+        "edf",
+        "groups by earliest deadline, each on the GPU where it finishes first",
+        _run_heuristic(edf),
+        defaults={"gpu_choice": "earliest-finish"},
+    ),
+    Method(
+        "planning",
+        "exact-flow",
+        "Horn positional min-cost flow: exact sum of completion times",
+        run_exact_flow,
+        exact=True,
+        defaults={"resolution": 1e-6, "backend": "ortools"},
+    ),
+    Method(
+        "planning",
+        "exact-milp",
+        "positional MILP with tardiness (Pyomo + HiGHS)",
+        run_exact_milp,
+        exact=True,
+        defaults={"horn_cut": True},
+    ),
+    Method(
+        "planning",
+        "exact-cpsat",
+        "CP-SAT: optional intervals, cumulative per GPU type",
+        run_exact_cpsat,
+        exact=True,
+        defaults={"horn_cut": True, "hint": True},
+    ),
+)

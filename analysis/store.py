@@ -1,0 +1,113 @@
+"""Append-only results store in embedded DuckDB (benchopt-style long rows).
+
+One row per (instance digest, method, seed, parameters), written as soon as the cell
+finishes, so an interrupted comparison resumes where it stopped and loses nothing. Each row
+records the package, Python and platform versions next to the solver's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import packgap
+from packgap import jsonio
+from packgap.errors import PackgapError
+from packgap.result import SolveResult, Status
+
+_COLUMNS = """
+    instance_digest VARCHAR, instance VARCHAR, family VARCHAR, method VARCHAR, seed BIGINT,
+    params VARCHAR, status VARCHAR, objective DOUBLE, bound DOUBLE, gap DOUBLE,
+    wall_s DOUBLE, solver VARCHAR, solver_version VARCHAR, packgap_version VARCHAR,
+    python VARCHAR, platform VARCHAR, created VARCHAR, message VARCHAR, result VARCHAR
+"""
+
+
+def instance_digest(document: dict[str, Any]) -> str:
+    """SHA-256 of the canonical instance text: the same data gives the same key."""
+    return hashlib.sha256(jsonio.dumps(document).encode()).hexdigest()
+
+
+def params_key(result_params: dict[str, Any]) -> str:
+    return json.dumps(result_params, sort_keys=True)
+
+
+class ResultStore:
+    def __init__(self, path: Path) -> None:
+        try:
+            import duckdb
+        except ImportError as exc:  # pragma: no cover - depends on the installation
+            raise PackgapError(f"the results store needs duckdb: {exc}") from None
+        try:
+            self._db = duckdb.connect(str(path))
+        except duckdb.Error as exc:
+            raise PackgapError(f"cannot open results store {path}: {exc}") from None
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS results ({_COLUMNS})")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def find(self, digest: str, method: str, seed: int, params: str) -> SolveResult | None:
+        row = self._db.execute(
+            "SELECT result FROM results WHERE instance_digest = ? AND method = ? AND seed = ? "
+            "AND params = ? ORDER BY created DESC LIMIT 1",
+            [digest, method, seed, params],
+        ).fetchone()
+        return None if row is None else result_from_dict(json.loads(row[0]))
+
+    def append(self, digest: str, result: SolveResult) -> None:
+        doc = result.to_dict()
+        self._db.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                digest,
+                result.instance,
+                result.family,
+                result.method,
+                result.seed,
+                params_key(result.params),
+                str(result.status),
+                result.objective,
+                result.bound,
+                result.gap,
+                result.wall_s,
+                result.solver,
+                result.solver_version,
+                packgap.__version__,
+                sys.version.split()[0],
+                platform.platform(),
+                datetime.now(UTC).isoformat(),
+                result.message,
+                json.dumps(doc, sort_keys=True),
+            ],
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        cursor = self._db.execute("SELECT * FROM results ORDER BY created")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def result_from_dict(doc: dict[str, Any]) -> SolveResult:
+    return SolveResult(
+        family=doc["family"],
+        method=doc["method"],
+        instance=doc["instance"],
+        status=Status(doc["status"]),
+        objective=doc["objective"],
+        bound=doc["bound"],
+        wall_s=doc["wall_s"],
+        solver=doc["solver"],
+        solver_version=doc["solver_version"],
+        seed=doc["seed"],
+        params=doc["params"],
+        metrics=doc["metrics"],
+        solution=doc["solution"],
+        primal_gap=doc["primal_gap"],
+        message=doc["message"],
+    )

@@ -1,0 +1,82 @@
+"""MCHP: CUCKOO's min-cost heterogeneous placement (section 3.3.3, eq. 13-14, Table 6).
+
+Groups are matched to (GPU type, execution order) slots in a bipartite graph. The edge from
+group i to (type X, order n) costs C1 + C2 with
+
+    C1 = (n - 1) * T_X + t_iX                    (eq. 13)
+    C2 = max(0, (n - 1) * T_X + t_iX - D_i)      (eq. 14)
+
+where T_X is the average processing time of *all* groups on type X (the paper's
+simplification: "we can use the average execution time of all job groups to represent each
+group's real executing time") and t_iX the group's own time.
+
+Readings chosen where the paper is silent:
+
+* The paper's example has one GPU per type. With M_X identical GPUs of type X, the slot
+  (X, n) takes up to M_X groups (one per GPU), which is the same matching on a network
+  M_X times smaller (DESIGN.md, "identical machines share one node").
+* Orders run 1..ceil(N / M_X): enough for every group to fit on type X alone.
+* Groups matched to the same (X, n) are dealt to X's GPUs in queue order, the GPU whose
+  plan ends first taking the next group.
+* The matching is solved exactly by scipy's ``linear_sum_assignment`` (shortest augmenting
+  path, groups in queue order). Table 6 has two matchings of cost 6; this solver keeps the
+  earlier group on its cheapest slot and returns the one the paper states (Group 1 on
+  GPU A order 1, Group 2 on GPU B order 1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
+from solvers.flow import assignment
+
+
+def mchp_slots(instance: PlanningInstance) -> list[tuple[int, int]]:
+    """The (type index, order) slots, order 1-based, one column per GPU of the type."""
+    n = len(instance.groups)
+    return [
+        (k, order)
+        for k, gpu_type in enumerate(instance.gpu_types)
+        for order in range(1, math.ceil(n / gpu_type.count) + 1)
+        for _ in range(gpu_type.count)
+    ]
+
+
+def mchp_edge_costs(
+    instance: PlanningInstance, deadline_weight: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """C1, C2 and C1 + deadline_weight * C2 for every (group, slot) of :func:`mchp_slots`."""
+    slots = mchp_slots(instance)
+    times = np.array([g.times for g in instance.groups], dtype=float)
+    average = times.mean(axis=0)
+    kinds = np.array([k for k, _ in slots])
+    orders = np.array([n for _, n in slots], dtype=float)
+    c1 = (orders - 1.0)[None, :] * average[kinds][None, :] + times[:, kinds]
+    deadlines = np.array([g.deadline for g in instance.groups], dtype=float)
+    c2 = np.maximum(0.0, c1 - deadlines[:, None])
+    return c1, c2, c1 + deadline_weight * c2
+
+
+def mchp(instance: PlanningInstance, deadline_weight: float = 1.0) -> PlanningSolution:
+    """Plan groups by MCHP's min-cost matching; ``deadline_weight`` scales C2 (paper: 1)."""
+    slots = mchp_slots(instance)
+    _, _, cost = mchp_edge_costs(instance, deadline_weight)
+    rows, cols, _ = assignment(cost)
+    chosen = sorted((slots[c][0], slots[c][1], r) for r, c in zip(rows, cols, strict=True))
+    plans: list[list[list[int]]] = [[[] for _ in range(t.count)] for t in instance.gpu_types]
+    clocks = [[0.0] * t.count for t in instance.gpu_types]
+    for k, _, group in chosen:
+        gpu = min(range(len(clocks[k])), key=lambda j: (clocks[k][j], j))
+        clocks[k][gpu] += instance.groups[group].times[k]
+        plans[k][gpu].append(group)
+    return PlanningSolution(
+        tuple(
+            GpuSequence(instance.gpu_types[k].name, j, tuple(instance.groups[g].id for g in plan))
+            for k in range(len(plans))
+            for j, plan in enumerate(plans[k])
+            if plan
+        )
+    )

@@ -1,0 +1,160 @@
+"""The CLI end to end: exit codes, JSON shapes, resume from the results store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis.store import ResultStore
+
+
+def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    code = "from analysis.cli import main; main()"
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, check=False, env=env
+    )
+
+
+@pytest.fixture(scope="module")
+def instance(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("cli")
+    path = folder / "p.json"
+    done = packgap(
+        "instances",
+        "generate",
+        "planning",
+        "--groups",
+        "5",
+        "--gpu-types",
+        "A:1,B:1",
+        "--seed",
+        "4",
+        "-o",
+        str(path),
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+def test_version_and_methods(tmp_path):
+    assert "packgap 0.1.0" in packgap("--version", cwd=tmp_path).stdout
+    listing = packgap("methods", "planning", cwd=tmp_path).stdout
+    for name in ("mchp", "fifo", "edf", "exact-flow", "exact-milp", "exact-cpsat"):
+        assert name in listing
+
+
+def test_same_seed_same_bytes_from_cli(instance, tmp_path):
+    again = tmp_path / "again.json"
+    packgap(
+        "instances",
+        "generate",
+        "planning",
+        "--groups",
+        "5",
+        "--gpu-types",
+        "A:1,B:1",
+        "--seed",
+        "4",
+        "-o",
+        str(again),
+        cwd=tmp_path,
+    )
+    assert again.read_bytes() == instance.read_bytes()
+
+
+def test_check_and_show(instance, tmp_path):
+    assert packgap("instances", "check", str(instance), cwd=tmp_path).returncode == 0
+    shown = json.loads(packgap("instances", "show", str(instance), "--json", cwd=tmp_path).stdout)
+    assert shown["family"] == "planning" and shown["groups"] == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("instances", "check", "{bad}"), "groups[0].deadline"),
+        (("instances", "check", "missing.json"), "cannot read file"),
+        (("solve", "{good}", "--method", "nope"), "unknown planning method 'nope'"),
+        (("solve", "{good}", "--method", "mchp", "--param", "colour=1"), "no parameter colour"),
+        (("solve", "{good}", "--method", "mchp", "--time-limit", "-1"), "time_limit"),
+        (("instances", "generate", "planning", "-o", "x.json"), "needs --groups"),
+        (("instances", "generate", "planning", "--groups", "3", "--gpu-types", "A:0", "-o", "x.json"), "--gpu-types"),
+        (("instances", "generate", "nothing", "--groups", "3", "-o", "x.json"), "unknown family"),
+    ],
+)
+def test_bad_input_exits_2_without_traceback(instance, tmp_path, args, fragment):
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "schema": "packgap.planning",
+                "version": 1,
+                "name": "b",
+                "gpu_types": [{"name": "A", "count": 1}],
+                "groups": [{"id": "g", "times": {"A": 1}, "deadline": -3}],
+            }
+        )
+    )
+    argv = [a.replace("{bad}", str(bad)).replace("{good}", str(instance)) for a in args]
+    done = packgap(*argv, cwd=tmp_path)
+    assert done.returncode == 2
+    assert fragment in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_solve_json_is_auditable(instance, tmp_path):
+    done = packgap("solve", str(instance), "--method", "exact-cpsat", "--json", "--time-limit", "20", cwd=tmp_path)
+    result = json.loads(done.stdout)
+    for key in (
+        "family",
+        "method",
+        "status",
+        "objective",
+        "bound",
+        "gap",
+        "wall_s",
+        "solution",
+        "solver",
+        "seed",
+        "params",
+    ):
+        assert key in result
+    assert result["status"] == "optimal" and result["gap"] == 0
+    assert result["solution"]["sequences"]
+
+
+def test_compare_json_and_store_resume(instance, tmp_path):
+    db = tmp_path / "r.duckdb"
+    args = (
+        "compare",
+        str(instance),
+        "--methods",
+        "mchp,edf,exact-cpsat",
+        "--time-limit",
+        "20",
+        "--json",
+        "--store",
+        str(db),
+    )
+    first = json.loads(packgap(*args, cwd=tmp_path).stdout)
+    assert [r["method"] for r in first] == ["mchp", "edf", "exact-cpsat"]
+    best = min(r["objective"] for r in first)
+    assert all(r["primal_gap"] == pytest.approx((r["objective"] - best) / r["objective"]) for r in first)
+    second = json.loads(packgap(*args, cwd=tmp_path).stdout)
+    assert [r["wall_s"] for r in second] == [r["wall_s"] for r in first]  # reused, not rerun
+    store = ResultStore(db)
+    assert len(store.rows()) == 3
+    store.close()
+
+
+def test_compare_table(instance, tmp_path):
+    done = packgap("compare", str(instance), "--methods", "all", "--time-limit", "20", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for word in ("mchp", "exact-milp", "gap", "primal gap"):
+        assert word in done.stdout

@@ -1,0 +1,113 @@
+"""Solver back-ends: reference cross-checks, the highspy/ortools coexistence, statuses."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from packgap.errors import PackgapError
+from packgap.result import Status
+from solvers.cpsat import new_model, solve_cpsat
+from solvers.flow import assignment, integer_costs, min_cost_flow
+from solvers.highs import solve_pyomo
+from solvers.matching import max_weight_matching
+from solvers.outcome import SolveOptions
+
+
+def test_highspy_and_ortools_share_one_process():
+    """DESIGN.md pitfall: only highspy 1.12.0 coexists with ortools' bundled libhighs."""
+    import highspy
+    from ortools.graph.python import min_cost_flow as mcf
+    from ortools.sat.python import cp_model
+
+    h = highspy.Highs()
+    assert (h.versionMajor(), h.versionMinor()) == (1, 12)
+    assert cp_model.CpModel() is not None and mcf.SimpleMinCostFlow() is not None
+
+
+graphs = st.integers(2, 9).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(
+            st.tuples(st.sampled_from(list(itertools.combinations(range(n), 2))), st.floats(0.0, 10.0)),
+            unique_by=lambda e: e[0],
+            max_size=20,
+        ),
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graph=graphs)
+def test_rustworkx_matching_weight_equals_networkx(graph):
+    n, raw = graph
+    edges = [(u, v, round(w, 3)) for (u, v), w in raw]
+    fast = max_weight_matching(n, edges, backend="rustworkx")
+    reference = max_weight_matching(n, edges, backend="networkx")
+    assert fast.weight == pytest.approx(reference.weight, abs=1e-9)
+    used = [x for pair in fast.pairs for x in pair]
+    assert len(used) == len(set(used))
+
+
+@settings(max_examples=40, deadline=None)
+@given(costs=st.lists(st.lists(st.integers(0, 50), min_size=4, max_size=4), min_size=1, max_size=4))
+def test_flow_backends_and_assignment_agree(costs):
+    rows, cols = len(costs), 4
+    tails = [0] * rows + [1 + r for r in range(rows) for _ in range(cols)] + [1 + rows + c for c in range(cols)]
+    heads = [1 + r for r in range(rows)] + [1 + rows + c for _ in range(rows) for c in range(cols)]
+    heads += [1 + rows + cols] * cols
+    caps = [1] * len(tails)
+    unit = [0] * rows + [c for row in costs for c in row] + [0] * cols
+    supplies = [rows] + [0] * (rows + cols) + [-rows]
+    a = min_cost_flow(tails, heads, caps, unit, supplies, backend="ortools")
+    b = min_cost_flow(tails, heads, caps, unit, supplies, backend="networkx")
+    _, _, lsa = assignment(np.array(costs, dtype=float))
+    assert a.status == b.status == Status.OPTIMAL
+    assert a.cost == b.cost == lsa
+
+
+def test_integer_costs_floor_gives_a_lower_bound():
+    costs = np.array([0.0015, 2.9999, 7.0])
+    assert integer_costs(costs, 1e-3).tolist() == [1, 2999, 7000]
+
+
+def test_infeasible_flow_is_a_status():
+    result = min_cost_flow([0], [1], [1], [1], [2, -2])
+    assert result.status == Status.INFEASIBLE and result.cost is None
+
+
+def test_highs_statuses_and_bound():
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(range(3), domain=pyo.Binary)
+    model.c = pyo.Constraint(expr=sum(model.x[i] for i in range(3)) >= 2)
+    model.o = pyo.Objective(expr=3 * model.x[0] + 2 * model.x[1] + 4 * model.x[2])
+    out = solve_pyomo(model, SolveOptions(time_limit=10))
+    assert out.status == Status.OPTIMAL and out.objective == pytest.approx(5) and out.bound == pytest.approx(5)
+    model.bad = pyo.Constraint(expr=sum(model.x[i] for i in range(3)) >= 4)
+    assert solve_pyomo(model, SolveOptions()).status == Status.INFEASIBLE
+
+
+def test_cpsat_time_limit_is_a_status():
+    model = new_model()
+    xs = [model.new_int_var(0, 10**6, f"x{i}") for i in range(40)]
+    for i in range(39):
+        model.add(xs[i] * 7 + xs[i + 1] * 13 != 1000 + i)
+    model.add(sum(xs) >= 10**6)
+    model.minimize(sum((i % 7 + 1) * x for i, x in enumerate(xs)))
+    outcome, _ = solve_cpsat(model, SolveOptions(time_limit=0.01))
+    assert outcome.status in (Status.TIMEOUT, Status.OPTIMAL)
+    infeasible = new_model()
+    y = infeasible.new_int_var(0, 1, "y")
+    infeasible.add(y >= 2)
+    assert solve_cpsat(infeasible, SolveOptions())[0].status == Status.INFEASIBLE
+
+
+@pytest.mark.parametrize("kwargs", [{"time_limit": 0}, {"mip_gap": 1.5}, {"threads": 0}])
+def test_bad_options_are_clear_errors(kwargs):
+    with pytest.raises(PackgapError):
+        SolveOptions(**kwargs)
