@@ -1,0 +1,94 @@
+"""Packing instances built from Muri's job traces (``traces/muri``, see its PROVENANCE.md).
+
+Format (``simulator/trace*.csv``, ``job_type_*.csv``, ``cluster_exp/cluster_trace.csv``):
+``job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,
+iteration_time,resource_time_0,resource_time_1,resource_time_2,priority``; Muri's simulator
+divides ``submit_time`` (ms) and the per-iteration times (ms) by 1000 to get seconds.
+
+Mapping rule (Muri does not name its resources; PROVENANCE.md infers them from the values):
+``resource_time_0`` -> data loading ``S``; ``resource_time_1`` -> GPU time, split into
+forward ``F`` and backward ``B`` by the fixed share :data:`instances.packing.FORWARD_SHARE`
+(one third forward); ``resource_time_2`` -> communication ``C``. The trace is homogeneous
+(Muri's V100 testbed), so every GPU type gets the V100 times scaled by the generator's
+per-type factors (:func:`instances.packing.stage_profile`); the default cluster is one
+type, 64 "V100" (``cluster_spec_n8g8``: 8 nodes x 8 GPUs), where the factors are 1.
+Deadlines follow eq. 15 with ``seed``; arrivals are shifted so the first job arrives at 0.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from instances.packing import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
+from packgap.errors import InstanceError, Problem
+from packgap.packing import Job, PackingInstance
+from packgap.packing.instance import Interleaving
+from packgap.planning import GpuType
+
+COLUMNS = ("job_id", "num_gpu", "submit_time", "iterations", "model_name", "batch_size",
+           "iteration_time", "resource_time_0", "resource_time_1", "resource_time_2")
+DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("V100", 64),)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise InstanceError(str(path), [Problem("header", f"missing column(s) {', '.join(missing)}")])
+            return list(reader)
+    except OSError as exc:
+        raise InstanceError(str(path), [Problem("", f"cannot read file: {exc.strerror}")]) from None
+
+
+def build(
+    path: Path,
+    seed: int,
+    *,
+    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    max_jobs: int | None = None,
+    interleaving: Interleaving = "am",
+    interference: float = 2.0,
+) -> PackingInstance:
+    """The first ``max_jobs`` jobs (all by default) of a Muri trace CSV as a packing instance."""
+    rows = _rows(path)[:max_jobs]
+    problems: list[Problem] = []
+    parsed = []
+    for i, row in enumerate(rows):
+        try:
+            times = [float(row[c]) for c in ("resource_time_0", "resource_time_1", "resource_time_2")]
+            gpus = int(row["num_gpu"])
+            parsed.append((row["job_id"], gpus, float(row["submit_time"]) / 1000.0,
+                           int(float(row["iterations"])), row["model_name"], row["batch_size"], times))
+        except ValueError as exc:
+            problems.append(Problem(f"row {i + 2}", str(exc)))
+            continue
+        if gpus > max(count for _, count in gpu_types):
+            problems.append(Problem(f"row {i + 2}", f"num_gpu {gpus} exceeds every GPU type's count"))
+    if not parsed:
+        problems.append(Problem("", "no jobs"))
+    if problems:
+        raise InstanceError(str(path), problems)
+    rng = np.random.default_rng(seed)
+    origin = min(p[2] for p in parsed)
+    jobs = []
+    for jid, gpus, submit, iterations, model, batch, (s, gpu, c) in parsed:
+        profiles = tuple(stage_profile(s, gpu, c, name) for name, _ in gpu_types)
+        sync = sync_rule(model)
+        fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
+        arrival = round(submit - origin, 3)
+        deadline = eq15_deadline(rng, arrival, max(1, iterations) * fastest)
+        jobs.append(Job(f"muri-{jid}", arrival, deadline, gpus, max(1, iterations),
+                        f"{model}-bs{batch}", sync, profiles))
+    return PackingInstance(
+        name=f"muri-{path.stem}-s{seed}",
+        gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),
+        jobs=tuple(jobs),
+        interleaving=interleaving,
+        interference=interference,
+    )

@@ -1,0 +1,166 @@
+"""Seeded generator of packing instances following CUCKOO section 4.1.
+
+* Models and batch sizes: Table 8 (A2C, DQN, BERT, GPT-2, VGG19, VGG16, ResNet18,
+  ResNet50), drawn uniformly.
+* Stage profiles: derived from Muri's measured per-iteration resource times
+  (``Rivendile/Muri`` ``simulator/jobs.py``, the same numbers as
+  ``traces/muri/muri_job_type_profiles_DERIVED.csv``; V100, Muri's batch size) for the
+  seven models both papers use. ``resource_time_0`` is data loading ``S``,
+  ``resource_time_1`` GPU time split into ``F`` and ``B`` by :data:`FORWARD_SHARE` (backward
+  costs about twice the forward), ``resource_time_2`` communication ``C`` (by GPU count).
+  ResNet50 is not in Muri: ResNet18's profile with GPU time x 2.3 (FLOPs ratio) and
+  communication x 2.2 (parameter ratio). ``S`` and GPU time scale linearly with the batch
+  size against Muri's; ``C`` (gradient size) does not.
+* GPU types: Table 7 (A800 x 2, RTX 4090 x 8, A10 x 6). Per-type factors against the
+  V100 are assumptions of this generator, not published numbers (:data:`GPU_SPEED` divides
+  ``F`` and ``B``; :data:`COMM_FACTOR` multiplies ``C``: NVLink on the A800 node, PCIe
+  without peer-to-peer on the 4090 node).
+* Arrivals: Helios-like bursts (Figure 8): a fifth of the jobs (100 of 521 in the paper) in
+  the first 1,000 s, then 10-40 new jobs per 1,000 s window, uniform within a window.
+* Lengths: standalone duration on the fastest type log-normal around
+  ``duration_median_s`` (sigma 0.8, clipped to [300 s, 12 h]), rounded to iterations.
+* Deadlines: eq. 15, (deadline - arrival) / fastest standalone time ~ N(8, 2), floored at 1.
+* Demand: every job on 2 GPUs ("each job is assumed to run on 2 GPUs"); ``demands`` gives
+  a mix instead, e.g. ``{1: 0.5, 2: 0.3, 4: 0.2}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from packgap.errors import PackgapError
+from packgap.packing import Job, PackingInstance
+from packgap.packing.instance import Interleaving, Objective
+from packgap.packing.interleave import Member, StageProfile, SyncRule
+from packgap.packing.timeline import iteration_ms
+from packgap.planning import GpuType
+
+#: CUCKOO Table 7.
+DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("A800", 2), ("RTX4090", 8), ("A10", 6))
+#: GPU compute speed against Muri's V100 (assumed).
+GPU_SPEED = {"A800": 2.5, "RTX4090": 1.8, "A10": 1.0}
+#: Communication time factor against Muri's V100 testbed (assumed).
+COMM_FACTOR = {"A800": 0.5, "RTX4090": 1.5, "A10": 1.2}
+#: Share of GPU time spent in the forward pass.
+FORWARD_SHARE = 1.0 / 3.0
+
+#: Muri's resource times (ms) by model and GPU count: (S, GPU, C), at MURI_BATCH.
+MURI_PROFILES: dict[str, dict[int, tuple[float, float, float]]] = {
+    "a2c": {1: (514, 14, 0), 2: (504, 14, 0.5), 4: (502, 10, 0.3), 8: (502, 14, 0.4)},
+    "dqn": {1: (446, 8, 0), 2: (441, 8, 0.6), 4: (440, 8, 0.4), 8: (435, 8, 0.5)},
+    "bert": {1: (0.5, 160, 0), 2: (0.5, 163, 18), 4: (0.5, 163, 18), 8: (0.5, 167, 59)},
+    "gpt2": {1: (0.6, 410, 0), 2: (0.7, 416, 40), 4: (0.6, 413, 20), 8: (0.6, 419, 49)},
+    "vgg16": {1: (117, 68, 0), 2: (114, 72, 40), 4: (82, 72, 67), 8: (82, 75, 66)},
+    "vgg19": {1: (114, 80, 0), 2: (115, 83, 41), 4: (84, 85, 73), 8: (82, 88, 60)},
+    "resnet18": {1: (711, 110, 0), 2: (687, 110, 95), 4: (723, 113, 73), 8: (784, 117, 77)},
+}
+MURI_BATCH = {"a2c": 64, "dqn": 128, "bert": 4, "gpt2": 4, "vgg16": 16, "vgg19": 16,
+              "resnet18": 128}
+#: CUCKOO Table 8: model -> batch sizes.
+TABLE8 = {
+    "a2c": (8, 16, 32), "dqn": (8, 16, 32), "bert": (2, 4, 8), "gpt2": (2, 4),
+    "vgg19": (8, 16, 32), "vgg16": (8, 16, 32), "resnet18": (16, 32, 64),
+    "resnet50": (16, 32, 64),
+}
+RESNET50_GPU, RESNET50_COMM = 2.3, 2.2
+
+
+def sync_rule(model: str) -> SyncRule:
+    """Section 3.2.1: BERT and GPT synchronise before communication; VGG, ResNet (and here
+    the RL models, which the paper does not classify) before the next forward."""
+    return "before_communication" if model.startswith(("bert", "gpt")) else "before_forward"
+
+
+def muri_stages(model: str, gpus: int) -> tuple[float, float, float]:
+    """(S, GPU, C) in ms on the V100 at Muri's batch; the nearest measured GPU count."""
+    base = "resnet18" if model == "resnet50" else model
+    table = MURI_PROFILES[base]
+    count = min(table, key=lambda c: (abs(c - gpus), c))
+    s, gpu, c = table[count]
+    if model == "resnet50":
+        gpu, c = gpu * RESNET50_GPU, c * RESNET50_COMM
+    return s, gpu, c
+
+
+def stage_profile(s: float, gpu: float, c: float, gpu_type: str) -> StageProfile:
+    """V100 resource times -> the stage profile on ``gpu_type`` (module docstring)."""
+    compute = gpu / GPU_SPEED.get(gpu_type, 1.0)
+    times = (s, compute * FORWARD_SHARE, compute * (1 - FORWARD_SHARE),
+             c * COMM_FACTOR.get(gpu_type, 1.0))
+    # Microsecond resolution, so that the written file holds exactly these numbers.
+    return StageProfile(*(round(t, 3) for t in times))
+
+
+def helios_arrivals(rng: np.random.Generator, jobs: int, window_s: float = 1000.0) -> np.ndarray:
+    """Sorted arrival times (s): a fifth of the jobs in the first window, then 10-40 per window."""
+    first = max(1, round(jobs * 100 / 521))
+    times = list(rng.uniform(0.0, window_s, size=min(first, jobs)))
+    window = 1
+    while len(times) < jobs:
+        batch = min(int(rng.integers(10, 41)), jobs - len(times))
+        times += list(rng.uniform(window * window_s, (window + 1) * window_s, size=batch))
+        window += 1
+    return np.sort(np.array(times))
+
+
+def fastest_iteration_ms(
+    profiles: Sequence[StageProfile], sync: SyncRule, interleaving: Interleaving, interference: float
+) -> float:
+    """A job's standalone iteration time (ms) on its fastest GPU type."""
+    return min(iteration_ms([Member(p, sync)], interleaving, interference) for p in profiles)
+
+
+def eq15_deadline(rng: np.random.Generator, arrival: float, fastest_s: float) -> float:
+    """Eq. 15: arrival + max(1, N(8, 2)) x the fastest standalone execution time (3 decimals)."""
+    return round(arrival + max(1.0, float(rng.normal(8.0, 2.0))) * fastest_s, 3)
+
+
+def generate(
+    jobs: int,
+    seed: int,
+    *,
+    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    demands: Mapping[int, float] | None = None,
+    duration_median_s: float = 1800.0,
+    objective: Objective = "weighted",
+    interleaving: Interleaving = "am",
+    interference: float = 2.0,
+) -> PackingInstance:
+    """A section 4.1 workload of ``jobs`` jobs; same seed, same instance."""
+    if jobs < 1:
+        raise PackgapError(f"jobs must be >= 1, got {jobs}")
+    mix = dict(demands or {2: 1.0})
+    if any(d < 1 for d in mix) or any(p < 0 for p in mix.values()) or sum(mix.values()) <= 0:
+        raise PackgapError(f"demands must map GPU counts >= 1 to weights >= 0, got {mix}")
+    if max(mix) > max(count for _, count in gpu_types):
+        raise PackgapError(f"demand {max(mix)} exceeds every GPU type's count")
+    rng = np.random.default_rng(seed)
+    arrivals = helios_arrivals(rng, jobs)
+    models = sorted(TABLE8)
+    weights = np.array([mix[d] for d in sorted(mix)], dtype=float)
+    result = []
+    for i, arrival in enumerate(arrivals):
+        model = models[int(rng.integers(len(models)))]
+        batch = TABLE8[model][int(rng.integers(len(TABLE8[model])))]
+        gpus = sorted(mix)[int(rng.choice(len(mix), p=weights / weights.sum()))]
+        s, gpu, c = muri_stages(model, gpus)
+        scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
+        profiles = tuple(stage_profile(s * scale, gpu * scale, c, name) for name, _ in gpu_types)
+        sync = sync_rule(model)
+        fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
+        target = float(np.clip(rng.lognormal(np.log(duration_median_s), 0.8), 300.0, 43200.0))
+        iterations = max(1, round(target / fastest))
+        start = round(float(arrival), 3)
+        deadline = eq15_deadline(rng, start, iterations * fastest)
+        result.append(Job(f"j{i:04d}", start, deadline, gpus, iterations, f"{model}-bs{batch}",
+                          sync, profiles))
+    return PackingInstance(
+        name=f"packing-n{jobs}-s{seed}",
+        gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),
+        jobs=tuple(result),
+        objective=objective,
+        interleaving=interleaving,
+        interference=interference,
+    )
