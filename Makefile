@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	$(BIN)/pytest benchmarks --benchmark-enable --benchmark-autosave -p no:cacheprovider -o addopts="" -q
+	PACKGAP_BENCH=large $(BIN)/pytest benchmarks --benchmark-enable --benchmark-autosave -o addopts="" -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
