@@ -94,13 +94,23 @@ def instances_generate(
     output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
     seed: Seed = 0,
     groups: Annotated[int | None, typer.Option(help="planning: number of job groups.")] = None,
-    gpu_types: Annotated[str | None, typer.Option(help="planning: NAME:COUNT,... GPU mix.")] = None,
+    jobs: Annotated[int | None, typer.Option(help="packing, placement: number of jobs.")] = None,
+    gpus: Annotated[int | None, typer.Option(help="placement: GPUs in the cluster.")] = None,
+    gpu_types: Annotated[str | None, typer.Option(help="planning, packing: NAME:COUNT,... GPU mix.")] = None,
     tardiness_weight: Annotated[float | None, typer.Option(help="planning: weight of tardiness.")] = None,
 ) -> None:
     """Write a seeded instance (same seed, same bytes)."""
     fam = family(family_name)
     instance = generators.generate(
-        fam.name, {"seed": seed, "groups": groups, "gpu_types": gpu_types, "tardiness_weight": tardiness_weight}
+        fam.name,
+        {
+            "seed": seed,
+            "groups": groups,
+            "jobs": jobs,
+            "gpus": gpus,
+            "gpu_types": gpu_types,
+            "tardiness_weight": tardiness_weight,
+        },
     )
     jsonio.write(fam.instance_to_dict(instance), output)
     err.print(f"wrote {output} ({fam.name}, {instance.name})")

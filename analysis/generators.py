@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from instances import packing as packing_gen
+from instances import pal_rounds
 from instances import planning as planning_gen
 from packgap.errors import PackgapError, UnknownNameError
 
@@ -26,8 +28,21 @@ def _planning(opts: Mapping[str, Any]) -> Any:
     return planning_gen.generate(**kwargs)
 
 
+def _packing(opts: Mapping[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {}
+    if opts.get("gpu_types") is not None:
+        kwargs["gpu_types"] = planning_gen.parse_gpu_types(opts["gpu_types"])
+    return packing_gen.generate(opts["jobs"], opts["seed"], **kwargs)
+
+
+def _placement(opts: Mapping[str, Any]) -> Any:
+    return pal_rounds.generate_round(opts["gpus"], opts["jobs"], opts["seed"])
+
+
 GENERATORS: dict[str, Generator] = {
     "planning": Generator(_planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",)),
+    "packing": Generator(_packing, ("jobs", "seed", "gpu_types"), ("jobs",)),
+    "placement": Generator(_placement, ("gpus", "jobs", "seed"), ("gpus", "jobs")),
 }
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from analysis.methods import planning
+from analysis.methods import packing, placement, planning
 from analysis.methods.base import Method, MethodOutput, RunContext
 from packgap.errors import UnknownNameError
 
 METHODS: dict[str, dict[str, Method]] = {}
-for _module in (planning,):
+for _module in (planning, packing, placement):
     for _method in _module.METHODS:
         METHODS.setdefault(_method.family, {})[_method.name] = _method
 
