@@ -12,11 +12,16 @@ from typing import Any
 
 from analysis.methods.base import Method, MethodOutput, RunContext
 from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
+from models.packing import cpsat as cp_packing
+from models.packing import milp as milp_packing
+from models.packing.data import place
 from packgap.errors import UnknownNameError
 from packgap.packing import PackingInstance
 from packgap.packing.instance import INTERLEAVINGS
 from packgap.packing.values import DEFAULT_W
 from packgap.result import Status
+from solvers.cpsat import solve_cpsat
+from solvers.highs import solve_pyomo
 
 
 def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
@@ -59,7 +64,39 @@ _PLANNER_TEXT = {
     "edf": "EDF planning",
 }
 
-METHODS: tuple[Method, ...] = tuple(
+
+def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    model, cands = milp_packing.build_milp(instance)
+    outcome = solve_pyomo(model, ctx.options)
+    solution = None
+    if outcome.has_solution:
+        solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
+    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
+
+
+def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    hint = None
+    if ctx.params["hint"] != "none":
+        packer, _, planner = ctx.params["hint"].partition("+")
+        if packer not in PACKERS or planner not in PLANNERS:
+            raise UnknownNameError("hint", ctx.params["hint"], [*_NAMES, "none"])
+        hint = run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
+    cp = cp_packing.build_cpsat(instance, hint)
+    outcome, solver = solve_cpsat(cp.model, ctx.options)
+    solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
+    status, bound, message = outcome.status, outcome.bound, outcome.message
+    if bound is not None:
+        bound = bound * cp.objective_scale + cp.constant
+    if not cp.exact:
+        # Rounded data: the answer is feasible, the bound bounds another problem.
+        status = Status.FEASIBLE if status == Status.OPTIMAL else status
+        bound, message = None, f"{message}; data off the 0.001 s grid, rounded (no proof)"
+    return MethodOutput(solution, status, bound, outcome.solver, outcome.version, message)
+
+
+_NAMES = [f"{p}+{q}" for p in PACKERS for q in PLANNERS]
+
+PIPELINES: tuple[Method, ...] = tuple(
     Method(
         "packing",
         f"{packer}+{planner}",
@@ -69,4 +106,23 @@ METHODS: tuple[Method, ...] = tuple(
     )
     for packer in PACKERS
     for planner in PLANNERS
+)
+
+METHODS: tuple[Method, ...] = (
+    *PIPELINES,
+    Method(
+        "packing",
+        "exact-milp",
+        "joint pairing + GPU type + start + order MILP (Pyomo + HiGHS), one GPU demand",
+        run_exact_milp,
+        exact=True,
+    ),
+    Method(
+        "packing",
+        "exact-cpsat",
+        "joint pairing + GPU type + start CP-SAT, cumulative per GPU type",
+        run_exact_cpsat,
+        exact=True,
+        defaults={"hint": "dab+mchp"},
+    ),
 )

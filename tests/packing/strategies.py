@@ -65,3 +65,30 @@ def instances(draw: st.DrawFn, max_jobs: int = 6, demands: tuple[int, ...] = (1,
         interleaving=draw(st.sampled_from(("am", "muri-p"))),
         interference=draw(st.sampled_from((1.0, 1.5, 2.0))),
     )
+
+
+@st.composite
+def grid_instances(draw: st.DrawFn, max_jobs: int = 4, mixed: bool = False) -> PackingInstance:
+    """Small instances whose group timelines land on whole seconds (exact CP-SAT data)."""
+    slow = 2 if mixed else draw(st.integers(1, 2))
+    types = (GpuType("fast", draw(st.integers(1, 2))), GpuType("slow", slow))
+    demands = (1, 2) if mixed else (draw(st.sampled_from((1, 2)))
+                                    if min(t.count for t in types) > 1 else 1,)
+    ms = st.sampled_from((0, 10, 20, 40, 100, 300))
+    jobs = []
+    for i in range(draw(st.integers(2, max_jobs))):
+        arrival = float(draw(st.integers(0, 100)))
+        profiles = tuple(
+            StageProfile(draw(ms), draw(ms) * speed, draw(ms) * speed + 10, draw(ms))
+            for speed in (1, draw(st.sampled_from((1, 2, 3))))
+        )
+        jobs.append(Job(
+            f"j{i}", arrival, arrival + float(draw(st.integers(50, 600))),
+            draw(st.sampled_from(demands)), 1000 * draw(st.integers(1, 3)), "m",
+            draw(st.sampled_from(("before_forward", "before_communication"))), profiles,
+        ))
+    return PackingInstance(
+        name="grid", gpu_types=types, jobs=tuple(jobs),
+        objective=draw(st.sampled_from(("weighted", "mean-jct", "late-count"))),
+        interleaving=draw(st.sampled_from(("am", "muri-p"))), interference=1.0,
+    )

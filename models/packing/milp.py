@@ -1,0 +1,173 @@
+"""Joint packing MILP (Pyomo; solved in ``solvers``): pairing, GPU type, start and order.
+
+With one GPU demand ``d`` in the instance, type k's ``M_k`` GPUs are exactly ``M_k // d``
+machines of width d (a cumulative schedule of width-d intervals splits onto them, as
+:func:`models.packing.data.place` shows), so the model is a disjunctive machine model:
+
+* ``x[c, i]``: candidate group c (:mod:`models.packing.data`) runs on machine i;
+  every job in exactly one chosen group (eq. 3 through the candidates, eq. 4 through one
+  machine);
+* ``s[c]``: start, 0 unless chosen, at least the latest member arrival (eq. 6);
+* ``y[c, e]``: c before e when both sit on one machine; big-M disjunctions keep the
+  machine's groups apart (eq. 5);
+* ``C[j]`` = start of j's group + j's exact completion offset on the chosen type;
+  ``L[j]`` = 1 allows ``C[j]`` past the deadline (eq. 9).
+
+Objective: the evaluator's ``w_c * sum C + w_l * sum L + constant``
+(:func:`models.packing.data.weights`). Machines of a type are symmetric; machine i + 1 of a
+type holds no more groups than machine i. A naive big-M model: meant for small N, the
+cross-check of CP-SAT and the gap reference of the pipelines.
+"""
+
+from __future__ import annotations
+
+import pyomo.environ as pyo
+
+from models.packing.data import Candidate, candidates, horizon, weights
+from packgap.errors import PackgapError
+from packgap.packing import PackingInstance
+
+
+def machines(instance: PackingInstance) -> list[tuple[int, int]]:
+    """(type index, machine index) for the instance's single GPU demand."""
+    demands = {j.gpus for j in instance.jobs}
+    if len(demands) != 1:
+        raise PackgapError(
+            f"exact-milp needs one GPU demand per instance, got {sorted(demands)} (use exact-cpsat)"
+        )
+    d = demands.pop()
+    return [(k, m) for k, t in enumerate(instance.gpu_types) for m in range(t.count // d)]
+
+
+def options(cands: list[Candidate], ms: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(candidate, machine) pairs where the candidate may run (its type is allowed)."""
+    return [(c, i) for c, cand in enumerate(cands) for i, (k, _) in enumerate(ms)
+            if cand.durations[k] is not None]
+
+
+def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candidate]]:
+    cands = candidates(instance)
+    ms = machines(instance)
+    w = weights(instance)
+    h = horizon(instance, cands)
+    big_m = h + max(d for c in cands for d in c.durations if d is not None)
+    model = pyo.ConcreteModel(name=f"packing-milp:{instance.name}")
+    model.C_SET = pyo.RangeSet(0, len(cands) - 1)
+    model.M_SET = pyo.RangeSet(0, len(ms) - 1)
+    model.J_SET = pyo.RangeSet(0, len(instance.jobs) - 1)
+    model.A_SET = pyo.Set(initialize=options(cands, ms), dimen=2)
+    model.x = pyo.Var(model.A_SET, domain=pyo.Binary)
+    model.s = pyo.Var(model.C_SET, bounds=(0, h))
+    model.C = pyo.Var(model.J_SET, bounds=(0, big_m))
+    model.L = pyo.Var(model.J_SET, domain=pyo.Binary)
+    add_assignment(model, instance, cands, h)
+    add_completion(model, instance, cands, ms, big_m)
+    add_disjunctions(model, cands, ms, big_m)
+    add_symmetry_breaking(model, ms)
+    model.objective = pyo.Objective(
+        expr=w.completion * sum(model.C[j] for j in model.J_SET)
+        + w.late * sum(model.L[j] for j in model.J_SET)
+        + w.constant,
+        sense=pyo.minimize,
+    )
+    return model, cands
+
+
+def add_assignment(
+    model: pyo.ConcreteModel, instance: PackingInstance, cands: list[Candidate], h: float
+) -> None:
+    """Each job in one chosen group; start 0 unless chosen, else after every arrival."""
+    member = {j: [c for c, cand in enumerate(cands) if j in cand.jobs]
+              for j in range(len(instance.jobs))}
+    on: dict[int, list[int]] = {c: [] for c in range(len(cands))}
+    for c, i in model.A_SET:
+        on[c].append(i)
+
+    def chosen(m: pyo.ConcreteModel, c: int) -> pyo.Expression:
+        return sum(m.x[c, i] for i in on[c])
+
+    model.once = pyo.Constraint(
+        model.J_SET, rule=lambda m, j: sum(chosen(m, c) for c in member[j]) == 1
+    )
+    model.off = pyo.Constraint(model.C_SET, rule=lambda m, c: m.s[c] <= h * chosen(m, c))
+    model.release = pyo.Constraint(
+        model.C_SET, rule=lambda m, c: m.s[c] >= cands[c].release * chosen(m, c)
+    )
+
+
+def add_completion(
+    model: pyo.ConcreteModel,
+    instance: PackingInstance,
+    cands: list[Candidate],
+    ms: list[tuple[int, int]],
+    big_m: float,
+) -> None:
+    """C[j] = s + offset of j's chosen group; C[j] <= deadline unless L[j]."""
+    def offset(c: int, i: int, j: int) -> float:
+        line = cands[c].offsets[ms[i][0]]
+        assert line is not None
+        return line[cands[c].jobs.index(j)]
+
+    model.completion = pyo.Constraint(
+        model.J_SET,
+        rule=lambda m, j: m.C[j] == sum(
+            m.s[c] + sum(offset(c, i, j) * m.x[c, i] for i in m.M_SET if (c, i) in m.A_SET)
+            for c, cand in enumerate(cands) if j in cand.jobs
+        ),
+    )
+    model.late = pyo.Constraint(
+        model.J_SET, rule=lambda m, j: m.C[j] <= instance.jobs[j].deadline + big_m * m.L[j]
+    )
+
+
+def add_disjunctions(
+    model: pyo.ConcreteModel, cands: list[Candidate], ms: list[tuple[int, int]], big_m: float
+) -> None:
+    """Two groups on one machine never overlap (eq. 5); ``y[c, e]`` orders them."""
+    pairs = [(c, e) for c in range(len(cands)) for e in range(c + 1, len(cands))
+             if not set(cands[c].jobs) & set(cands[e].jobs)]
+    model.y = pyo.Var(pairs, domain=pyo.Binary)
+
+    def duration(c: int, i: int) -> float:
+        d = cands[c].durations[ms[i][0]]
+        assert d is not None
+        return d
+
+    allowed = set(options(cands, ms))
+    triples = [(c, e, i) for c, e in pairs for i in range(len(ms))
+               if (c, i) in allowed and (e, i) in allowed]
+
+    def both_off(m: pyo.ConcreteModel, c: int, e: int, i: int) -> pyo.Expression:
+        return big_m * (2 - m.x[c, i] - m.x[e, i])
+
+    model.before = pyo.Constraint(
+        triples,
+        rule=lambda m, c, e, i: m.s[c] + duration(c, i)
+        <= m.s[e] + big_m * (1 - m.y[c, e]) + both_off(m, c, e, i),
+    )
+    model.after = pyo.Constraint(
+        triples,
+        rule=lambda m, c, e, i: m.s[e] + duration(e, i)
+        <= m.s[c] + big_m * m.y[c, e] + both_off(m, c, e, i),
+    )
+
+
+def add_symmetry_breaking(model: pyo.ConcreteModel, ms: list[tuple[int, int]]) -> None:
+    """Machine i + 1 of a type holds no more groups than machine i."""
+    pairs = [i for i in range(len(ms) - 1) if ms[i][0] == ms[i + 1][0]]
+    model.symmetry = pyo.Constraint(
+        pairs,
+        rule=lambda m, i: sum(m.x[c, e] for c, e in m.A_SET if e == i)
+        >= sum(m.x[c, e] for c, e in m.A_SET if e == i + 1),
+    )
+
+
+def extract(
+    model: pyo.ConcreteModel, ms: list[tuple[int, int]]
+) -> list[tuple[int, int, float]]:
+    """Chosen (candidate, type index, start) read from ``x`` and ``s``."""
+    return [
+        (c, ms[i][0], float(pyo.value(model.s[c])))
+        for (c, i), var in model.x.items()
+        if var.value is not None and var.value > 0.5
+    ]
