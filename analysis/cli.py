@@ -23,8 +23,10 @@ import packgap
 from analysis import generators
 from analysis.compare import compare_instance
 from analysis.methods import METHODS, resolve
+from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.run import solve as run_solve
 from analysis.store import ResultStore
+from analysis.sweep import Cell, run_sweep
 from packgap import jsonio
 from packgap.errors import PackgapError
 from packgap.registry import family, load_instance
@@ -194,15 +196,7 @@ def compare(
     results: list[SolveResult] = []
     db = ResultStore(store) if store is not None else None
     try:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=as_json,
-        ) as progress:
+        with _progress(disable=as_json) as progress:
             task = progress.add_task("solving", total=sum(len(ms) for _, _, ms in plan))
             for fam, inst, ms in plan:
 
@@ -219,8 +213,98 @@ def compare(
         _print_table(results, title="packgap compare")
 
 
+@app.command()
+@reports_errors
+def sweep(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY")],
+    store: Annotated[Path, typer.Option("--store", help="DuckDB file: every cell saved, reruns resume.")],
+    sizes: Annotated[str, typer.Option("--sizes", help="Instance sizes, e.g. 4,6,8 or 4-8.")],
+    seeds: Annotated[str, typer.Option("--seeds", help="Instance seeds, e.g. 0-4.")] = "0",
+    methods_: Annotated[str, typer.Option("--methods", help="M1,M2,... or all.")] = "all",
+    gpus: Annotated[int | None, typer.Option(help="placement: GPUs in the cluster.")] = None,
+    gpu_types: Annotated[str | None, typer.Option(help="planning, packing: NAME:COUNT,... GPU mix.")] = None,
+    time_limit: TimeLimit = None,
+    threads: Threads = 1,
+    workers: Annotated[int, typer.Option("--workers", help="Local worker processes.")] = 2,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")] = None,
+) -> None:
+    """Generate instances (sizes x seeds) and solve every method on each, resumably."""
+    gen = generators.generator(family(family_name).name)
+    chosen = [m.name for m in resolve(family_name, methods_)]
+    cells = []
+    for size in generators.parse_ints(sizes, "--sizes"):
+        for seed in generators.parse_ints(seeds, "--seeds"):
+            opts = {gen.size_option: size, "seed": seed, "gpus": gpus, "gpu_types": gpu_types}
+            instance = generators.generate(family_name, opts)
+            doc = family(family_name).instance_to_dict(instance)
+            cells += [Cell(family_name, doc, m) for m in chosen]
+    options = SolveOptions(time_limit=time_limit, threads=threads)
+    db = ResultStore(store)
+    try:
+        with _progress() as progress:
+            task = progress.add_task("sweep", total=len(cells))
+
+            def done(r: SolveResult, reused: bool) -> None:
+                note = "stored" if reused else str(r.status)
+                progress.update(task, advance=1, description=f"{r.instance}: {r.method} {note}")
+
+            run_sweep(cells, options, db, workers=workers, scheduler=scheduler, on_done=done)
+        out.print(_gap_table(load_rows(db), gen.size_option))
+    finally:
+        db.close()
+
+
+@app.command()
+@reports_errors
+def report(
+    store: Annotated[Path, typer.Argument(help="DuckDB results file.")],
+    by: Annotated[str | None, typer.Option("--by", help="Instance field to group by, e.g. groups.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write a gap figure (PNG) grouped by --by.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Gap table (and figure) from stored results; nothing is recomputed."""
+    if not store.is_file():
+        raise PackgapError(f"no results store at {store}")
+    db = ResultStore(store)
+    try:
+        frame = load_rows(db)
+    finally:
+        db.close()
+    if frame.empty:
+        raise PackgapError(f"{store} holds no results")
+    if by is not None and by not in frame.columns:
+        raise PackgapError(f"--by {by}: not an instance field here (fields: {', '.join(sorted(frame.columns))})")
+    if plot is not None:
+        if by is None:
+            raise PackgapError("--plot needs --by (the instance field on the x axis)")
+        plot_gaps(frame, by, plot)
+        err.print(f"wrote {plot}")
+    if as_json:
+        sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
+    else:
+        out.print(_gap_table(frame, by))
+
+
+def _gap_table(frame: Any, by: str | None) -> Table:
+    table = gap_table(frame, by)
+    view = Table(*[str(c) for c in table.columns], title="gaps")
+    for row in table.itertuples(index=False):
+        view.add_row(
+            *[
+                _fmt(v, pct="gap" in c) if isinstance(v, float) else str(v)
+                for c, v in zip(table.columns, row, strict=True)
+            ]
+        )
+    return view
+
+
+def _progress(disable: bool = False) -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=err, transient=True, disable=disable)
+
+
 def _fmt(value: float | None, pct: bool = False) -> str:
-    if value is None:
+    if value is None or value != value:  # None or NaN: nothing to show
         return "-"
     return f"{100 * value:.2f}%" if pct else f"{value:,.3f}"
 

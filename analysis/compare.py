@@ -33,7 +33,7 @@ def compare_instance(
         if result is None:
             result = solve(family, instance, method, options=options)
             if store is not None:
-                store.append(digest, result)
+                store.append(digest, result, family.summary(instance))
         results.append(result)
         if on_done is not None:
             on_done(result)

@@ -17,6 +17,7 @@ class Generator:
     build: Callable[[Mapping[str, Any]], Any]
     options: tuple[str, ...]
     required: tuple[str, ...]
+    size_option: str  # what ``packgap sweep --sizes`` varies
 
 
 def _planning(opts: Mapping[str, Any]) -> Any:
@@ -40,17 +41,21 @@ def _placement(opts: Mapping[str, Any]) -> Any:
 
 
 GENERATORS: dict[str, Generator] = {
-    "planning": Generator(_planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",)),
-    "packing": Generator(_packing, ("jobs", "seed", "gpu_types"), ("jobs",)),
-    "placement": Generator(_placement, ("gpus", "jobs", "seed"), ("gpus", "jobs")),
+    "planning": Generator(_planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",), "groups"),
+    "packing": Generator(_packing, ("jobs", "seed", "gpu_types"), ("jobs",), "jobs"),
+    "placement": Generator(_placement, ("gpus", "jobs", "seed"), ("gpus", "jobs"), "jobs"),
 }
+
+
+def generator(family: str) -> Generator:
+    if family not in GENERATORS:
+        raise UnknownNameError("family with a generator", family, list(GENERATORS))
+    return GENERATORS[family]
 
 
 def generate(family: str, opts: Mapping[str, Any]) -> Any:
     """Build an instance; options the family does not take, or missing ones, fail loudly."""
-    if family not in GENERATORS:
-        raise UnknownNameError("family with a generator", family, list(GENERATORS))
-    gen = GENERATORS[family]
+    gen = generator(family)
     given = {k for k, v in opts.items() if v is not None}
     extra = sorted(given - set(gen.options))
     if extra:
@@ -60,3 +65,14 @@ def generate(family: str, opts: Mapping[str, Any]) -> Any:
     if missing:
         raise PackgapError(f"{family} generator needs " + ", ".join("--" + m.replace("_", "-") for m in missing))
     return gen.build(opts)
+
+
+def parse_ints(text: str, option: str) -> list[int]:
+    """``"4,6,8"`` or ``"0-4"`` (inclusive) or a mix -> sorted unique integers."""
+    values: set[int] = set()
+    for part in text.split(","):
+        lo, dash, hi = part.strip().partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
+            raise PackgapError(f"{option}: expected numbers like 4,6,8 or 0-4, got {part.strip()!r}")
+        values.update(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+    return sorted(values)

@@ -7,9 +7,11 @@ records the package, Python and platform versions next to the solver's.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +26,21 @@ _COLUMNS = """
     instance_digest VARCHAR, instance VARCHAR, family VARCHAR, method VARCHAR, seed BIGINT,
     params VARCHAR, status VARCHAR, objective DOUBLE, bound DOUBLE, gap DOUBLE,
     wall_s DOUBLE, solver VARCHAR, solver_version VARCHAR, packgap_version VARCHAR,
-    python VARCHAR, platform VARCHAR, created VARCHAR, message VARCHAR, result VARCHAR
+    python VARCHAR, platform VARCHAR, created VARCHAR, message VARCHAR, result VARCHAR,
+    instance_summary VARCHAR, packgap_commit VARCHAR
 """
+
+
+@functools.cache
+def checkout_commit() -> str:
+    """The git commit of this checkout (with ``-dirty`` for local changes), or "" outside git."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 def instance_digest(document: dict[str, Any]) -> str:
@@ -60,10 +75,12 @@ class ResultStore:
         ).fetchone()
         return None if row is None else result_from_dict(json.loads(row[0]))
 
-    def append(self, digest: str, result: SolveResult) -> None:
+    def append(self, digest: str, result: SolveResult, summary: dict[str, Any] | None = None) -> None:
+        """Append one finished cell; ``summary`` (the family's instance summary) lets reports
+        group rows by instance size without reloading instances."""
         doc = result.to_dict()
         self._db.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 digest,
                 result.instance,
@@ -84,6 +101,8 @@ class ResultStore:
                 datetime.now(UTC).isoformat(),
                 result.message,
                 json.dumps(doc, sort_keys=True),
+                json.dumps(summary or {}, sort_keys=True),
+                checkout_commit(),
             ],
         )
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from packgap.errors import SolverUnavailableError, UnknownNameError
 from packgap.result import Status
@@ -104,8 +105,6 @@ def _networkx(tails, heads, capacities, unit_costs, supplies) -> FlowResult:  # 
 
 def assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Minimum-cost assignment of every row to a distinct column (rows <= columns)."""
-    from scipy.optimize import linear_sum_assignment
-
     if costs.ndim != 2 or costs.shape[0] > costs.shape[1]:
         raise ValueError(f"need a rows <= columns cost matrix, got shape {costs.shape}")
     rows, cols = linear_sum_assignment(costs)

@@ -1,0 +1,110 @@
+"""Sweeps: many (instance, method) cells on a local process pool or a Dask cluster.
+
+Each cell is saved to the results store the moment it finishes, and cells already in the
+store are skipped, so an interrupted sweep resumes where it stopped and loses nothing
+(DESIGN.md, "Results"). The store is written only by this (the parent) process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from analysis.methods import method as lookup_method
+from analysis.run import check_against_optimum, result_params, solve
+from analysis.store import ResultStore, instance_digest, params_key, result_from_dict
+from packgap.errors import PackgapError
+from packgap.registry import family as lookup_family
+from packgap.result import SolveResult
+from solvers.outcome import SolveOptions
+
+
+@dataclass(frozen=True)
+class Cell:
+    family: str
+    instance: dict[str, Any]  # canonical instance document, so workers need no files
+    method: str
+
+
+def solve_cell(cell: Cell, options: SolveOptions) -> dict[str, Any]:
+    """Worker entry point (top level, so it pickles): returns the result as a plain dict."""
+    fam = lookup_family(cell.family)
+    instance = fam.instance_from_dict(cell.instance)
+    return solve(fam, instance, lookup_method(cell.family, cell.method), options=options).to_dict()
+
+
+@dataclass(frozen=True)
+class Executor:
+    """Submit work, iterate futures as they complete, shut down: a process pool or Dask."""
+
+    submit: Callable[..., Any]
+    as_completed: Callable[[list[Any]], Iterator[Any]]
+    close: Callable[[], None]
+
+
+def executor(workers: int, scheduler: str | None) -> Executor:
+    if scheduler is None:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        return Executor(pool.submit, as_completed, lambda: pool.shutdown(cancel_futures=True))
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_as_completed
+    except ImportError:
+        raise PackgapError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    try:
+        client = Client(scheduler)
+    except OSError as exc:
+        raise PackgapError(f"cannot reach Dask scheduler {scheduler}: {exc}") from None
+    return Executor(client.submit, dask_as_completed, client.close)
+
+
+def run_sweep(
+    cells: Sequence[Cell],
+    options: SolveOptions,
+    store: ResultStore,
+    *,
+    workers: int = 2,
+    scheduler: str | None = None,
+    on_done: Callable[[SolveResult, bool], None] | None = None,
+) -> list[SolveResult]:
+    """Solve every cell not yet stored; ``on_done(result, reused)`` reports progress.
+
+    When all methods of an instance are in, their objectives are checked against each
+    other's proven optima and bounds (a heuristic below a proven optimum raises).
+    """
+    results: dict[int, SolveResult] = {}
+    pending: list[int] = []
+    digests = [instance_digest(c.instance) for c in cells]
+    for i, cell in enumerate(cells):
+        key = params_key(result_params(lookup_method(cell.family, cell.method).resolve_params({}), options))
+        found = store.find(digests[i], cell.method, options.seed, key)
+        if found is None:
+            pending.append(i)
+        else:
+            results[i] = found
+            if on_done is not None:
+                on_done(found, True)
+    if pending:
+        ex = executor(workers, scheduler)
+        try:
+            futures = {ex.submit(solve_cell, cells[i], options): i for i in pending}
+            for future in ex.as_completed(list(futures)):
+                i, result = futures[future], result_from_dict(future.result())
+                cell = cells[i]
+                fam = lookup_family(cell.family)
+                store.append(digests[i], result, fam.summary(fam.instance_from_dict(cell.instance)))
+                results[i] = result
+                if on_done is not None:
+                    on_done(result, False)
+        finally:
+            ex.close()
+    by_instance: dict[str, list[int]] = {}
+    for i, digest in enumerate(digests):
+        by_instance.setdefault(digest, []).append(i)
+    checked: dict[int, SolveResult] = {}
+    for indices in by_instance.values():
+        for i, r in zip(indices, check_against_optimum([results[i] for i in indices]), strict=True):
+            checked[i] = r
+    return [checked[i] for i in range(len(cells))]

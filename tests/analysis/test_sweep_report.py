@@ -1,0 +1,43 @@
+"""Sweeps resume from the store; reports and figures are pure functions of stored rows."""
+
+from __future__ import annotations
+
+from analysis.methods import METHODS
+from analysis.report import gap_table, load_rows, plot_gaps
+from analysis.store import ResultStore
+from analysis.sweep import Cell, run_sweep
+from instances.planning import generate
+from packgap.planning import FAMILY
+from solvers.outcome import SolveOptions
+
+OPTIONS = SolveOptions(time_limit=20)
+
+
+def cells(groups: list[int]) -> list[Cell]:
+    docs = [FAMILY.instance_to_dict(generate(g, seed=1, gpu_types=(("A", 1), ("B", 1)))) for g in groups]
+    return [Cell("planning", doc, m) for doc in docs for m in ("mchp", "fifo", "exact-cpsat")]
+
+
+def test_sweep_resumes_and_report_groups_by_size(tmp_path):
+    store = ResultStore(tmp_path / "s.duckdb")
+    seen: list[bool] = []
+    first = run_sweep(cells([3]), OPTIONS, store, workers=1, on_done=lambda r, reused: seen.append(reused))
+    assert seen == [False, False, False]
+    seen.clear()
+    second = run_sweep(cells([3, 4]), OPTIONS, store, workers=2, on_done=lambda r, reused: seen.append(reused))
+    assert sorted(seen) == [False, False, False, True, True, True]
+    assert [r.objective for r in second[:3]] == [r.objective for r in first]
+    frame = load_rows(store)
+    assert len(frame) == 6 and set(frame["groups"]) == {3, 4}
+    table = gap_table(frame, "groups")
+    exact = table[table["method"] == "exact-cpsat"]
+    assert (exact["mean_primal_gap"] == 0).all() and (exact["optimal_share"] == 1).all()
+    assert (table["mean_primal_gap"] >= 0).all()
+    assert frame["packgap_version"].notna().all() and frame["python"].notna().all()
+    plot_gaps(frame, "groups", tmp_path / "gaps.png")
+    assert (tmp_path / "gaps.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    store.close()
+
+
+def test_every_planning_method_is_swept():
+    assert {c.method for c in cells([2])} <= set(METHODS["planning"])
