@@ -1,0 +1,157 @@
+"""Online runs of the packing pipelines (CUCKOO section 4.2, Table 9, Fig. 9).
+
+:func:`pipeline_policy` turns a registered ``packer+planner`` pipeline
+(:mod:`heuristics.packing.pipeline`) into a re-planning policy for
+:func:`packgap.packing.online.simulate`. At each round the policy
+
+1. takes the waiting jobs and the *free* GPUs only: heterogeneity-aware packing assumes the
+   GPU types "available in the cluster at the moment" (section 3.3.2), and the
+   anti-overpacking rule counts the GPUs that would idle (section 3.3.4);
+2. moves the clock to ``now = 0``: every waiting job is ready at 0 and its deadline becomes
+   ``deadline - now`` (eq. 11's ``D_j - now``; MCHP's C2 of eq. 14 compares a completion
+   counted from now). Overdue jobs get deadline 0: MCHP's matching is unchanged by that
+   (a constant per group row), EDF then serves them in queue order;
+3. runs the pipeline offline on that snapshot and starts the groups it would start at once
+   (first on their GPUs); all other jobs go back to the queue and are re-packed at the next
+   round ("repopulated into the queue for future scheduling attempts", section 3.1).
+
+Jobs demanding more GPUs than any type has free wait for a later round. Metrics come from
+the family evaluator on the run's solution (validated first); the queue statistics from the
+run's step series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from typing import Any
+
+from analysis.methods import method
+from analysis.methods.packing import PIPELINES, _options
+from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
+from packgap.errors import UnknownNameError
+from packgap.packing import FAMILY, PackingInstance
+from packgap.packing.online import DEFAULT_INTERVAL_S, OnlineRun, Replan, Series, Start, View, simulate
+from packgap.packing.online import to_dict as run_to_dict
+from packgap.planning import GpuType
+
+#: Every registered pipeline, e.g. ``dab+mchp`` (CUCKOO) and ``blossom+mchp`` (Muri packing).
+PIPELINE_NAMES: tuple[str, ...] = tuple(m.name for m in PIPELINES)
+
+
+@dataclass(frozen=True)
+class OnlineReport:
+    pipeline: str
+    params: dict[str, Any]
+    run: OnlineRun
+    metrics: dict[str, float]
+
+
+def snapshot(view: View) -> tuple[PackingInstance, list[tuple[int, ...]]] | None:
+    """The waiting jobs on the free GPUs, clock at 0 (module docstring, steps 1-2); the free
+    GPU indices of each kept type; None when no waiting job fits the free GPUs."""
+    kept = [k for k, free in enumerate(view.free) if free]
+    widest = max((len(view.free[k]) for k in kept), default=0)
+    jobs = tuple(
+        replace(j, arrival=0.0, deadline=max(0.0, j.deadline - view.now),
+                profiles=tuple(j.profiles[k] for k in kept))
+        for j in view.queue.jobs
+        if j.gpus <= widest
+    )
+    if not jobs:
+        return None
+    types = tuple(GpuType(view.queue.gpu_types[k].name, len(view.free[k])) for k in kept)
+    instance = replace(view.queue, name=f"{view.queue.name}@{view.now:.3f}", gpu_types=types, jobs=jobs)
+    return instance, [view.free[k] for k in kept]
+
+
+def pipeline_policy(packer: Packer, planner: Planner, options: PipelineOptions) -> Replan:
+    """``packer+planner`` as an online policy (module docstring, step 3)."""
+
+    def replan(view: View) -> list[Start]:
+        snap = snapshot(view)
+        if snap is None:
+            return []
+        instance, free = snap
+        plan = run_pipeline(instance, packer, planner, options)
+        return [
+            Start(g.jobs, g.gpu_type, tuple(free[instance.type_names.index(g.gpu_type)][x] for x in g.gpus))
+            for g in plan.groups
+            if g.start == 0.0
+        ]
+
+    return replan
+
+
+def _split(pipeline: str) -> tuple[Packer, Planner]:
+    packer, _, planner = pipeline.partition("+")
+    if pipeline not in PIPELINE_NAMES or packer not in PACKERS or planner not in PLANNERS:
+        raise UnknownNameError("packing pipeline", pipeline, PIPELINE_NAMES)
+    return packer, planner  # type: ignore[return-value]
+
+
+def _time_mean(series: Series, end: float) -> float:
+    """Time-weighted mean of a step series over [0, end]."""
+    if end <= 0:
+        return 0.0
+    points = [*series, (end, 0)]
+    area = sum(v * (max(0.0, min(t1, end) - t0)) for (t0, v), (t1, _) in pairwise(points))
+    return area / end
+
+
+def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float]:
+    """Validated, evaluator-scored metrics of a run plus its queue statistics."""
+    FAMILY.validate(instance, run.solution)
+    evaluation = FAMILY.evaluate(instance, run.solution)
+    m = evaluation.metrics
+    return {
+        "objective": evaluation.objective,
+        "mean_jct_s": m["mean_jct_s"],
+        "p99_jct_s": m["p99_jct_s"],
+        "deadline_satisfaction": m["deadline_satisfaction"],
+        "late_jobs": m["late_jobs"],
+        "makespan_s": m["makespan_s"],
+        "pairs": m["pairs"],
+        "max_queue": float(max(v for _, v in run.queue)),
+        "mean_queue": _time_mean(run.queue, m["makespan_s"]),
+        "replans": float(run.replans),
+    }
+
+
+def pipeline_replan(pipeline: str, params: Mapping[str, Any] | None = None) -> tuple[Replan, dict[str, Any]]:
+    """The policy of a registered pipeline and its resolved parameters (as the offline method's)."""
+    packer, planner = _split(pipeline)
+    resolved = method("packing", pipeline).resolve_params(params or {})
+    return pipeline_policy(packer, planner, _options(dict(resolved))), resolved
+
+
+def simulate_pipeline(
+    instance: PackingInstance,
+    pipeline: str = "dab+mchp",
+    *,
+    interval_s: float | None = DEFAULT_INTERVAL_S,
+    on_events: bool = False,
+    params: Mapping[str, Any] | None = None,
+) -> OnlineReport:
+    """One online run of a registered pipeline, scored by :func:`online_metrics`."""
+    policy, resolved = pipeline_replan(pipeline, params)
+    run = simulate(instance, policy, interval_s=interval_s, on_events=on_events)
+    return OnlineReport(pipeline, resolved, run, online_metrics(instance, run))
+
+
+def compare_online(
+    instance: PackingInstance,
+    pipelines: Sequence[str] = PIPELINE_NAMES,
+    *,
+    interval_s: float | None = DEFAULT_INTERVAL_S,
+    on_events: bool = False,
+) -> list[OnlineReport]:
+    """Every named pipeline online on one instance, with default parameters."""
+    return [simulate_pipeline(instance, p, interval_s=interval_s, on_events=on_events) for p in pipelines]
+
+
+def report_to_dict(report: OnlineReport) -> dict[str, Any]:
+    return {"pipeline": report.pipeline, "params": report.params, "metrics": report.metrics,
+            "run": run_to_dict(report.run)}
+
