@@ -8,7 +8,9 @@ on free GPU g; ``u[j, k]`` job j's within-node cell uses node k.
 * score: x[j, g] <= sum of z[j, c] over cells whose value is >= g's score
 * within-node: sum_k u[j, k] = sum of z over within cells; x[j, g] <= u[j, node(g)] +
   sum of z over across cells
-* cell capacity (valid, tightens the LP): sum of x over c's eligible GPUs >= N_j z[j, c]
+* threshold capacity (valid, tightens the LP): the GPUs scoring <= value(c) carry N_j
+  GPUs of job j whenever j's cell value is <= value(c): sum of x over c's eligible GPUs
+  >= N_j x sum of z[j, d] over cells d with value(d) <= value(c)
 
 Objective: sum_jc cost[j, c] z[j, c] = sum of weight x L x V over jobs (eq. 1).
 """
@@ -49,7 +51,8 @@ def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel
             m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across),
     )
     model.capacity = pyo.Constraint(pairs, rule=lambda m, j, c: sum(
-        m.x[j, g] for g in rc.cells[j][c].eligible) >= rc.jobs[j].gpus * m.z[j, c])
+        m.x[j, g] for g in rc.cells[j][c].eligible) >= rc.jobs[j].gpus * sum(
+        m.z[j, d] for d, cell in enumerate(rc.cells[j]) if cell.value <= rc.cells[j][c].value))
     model.objective = pyo.Objective(
         expr=sum(rc.cells[j][c].cost * model.z[j, c] for j, c in pairs), sense=pyo.minimize)
     return model
