@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from packgap.placement import PlacementInstance
+from packgap.placement.simulator import Cluster
 
 #: K swept by the silhouette search (section III-B: "sweeping through K from 2 to 11").
 K_RANGE = range(2, 12)
@@ -182,6 +183,8 @@ def bin_class(
                      tuple(int(g) for g in np.flatnonzero(out)), tuple(float(v) for v in binned))
 
 
-def bin_scores(instance: PlacementInstance, *, two_sided: bool = True) -> dict[str, ClassBins]:
-    """The binning of every class of a round's cluster, computed over all its GPUs."""
+def bin_scores(
+    instance: PlacementInstance | Cluster, *, two_sided: bool = True
+) -> dict[str, ClassBins]:
+    """The binning of every class of a round's (or a simulated) cluster, over all its GPUs."""
     return {c: bin_class(c, instance.pm_scores[c], two_sided=two_sided) for c in instance.classes}

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from heuristics.placement import POLICIES, cluster_policy
+from heuristics.placement.schedulers import SCHEDULERS, fifo, las
+from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
+from instances.pal_traces import read_gpu_table, read_workload
+from packgap.errors import PackgapError
+from packgap.placement.simulator import Cluster, SimJob, simulate
+
+TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
+
+
+def _job(jid: str, gpus: int, submit: float, work: float, cls: str = "A") -> SimJob:
+    return SimJob(jid, gpus, submit, work, "m", cls, 1.0)
+
+
+def test_hand_example_fifo_blocking_and_slowdown() -> None:
+    """1 node x 2 GPUs (scores 1.0, 2.0), 100 s rounds. a (1 GPU, 250 its) runs 3 rounds and
+    finishes at 300; b (2 GPUs, 100 its, submitted at 50) waits behind it, then runs at the
+    slower GPU's pace (50 its/round) and finishes at 500."""
+    cluster = Cluster(1, 2, ("A",), {"A": (1.0, 2.0)}, 1.5)
+    jobs = [_job("a", 1, 0.0, 250.0), _job("b", 2, 50.0, 100.0)]
+    res = simulate(cluster, jobs, fifo, POLICIES["packed-sticky"].place, sticky=True,
+                   round_length=100.0)
+    assert res.finish == {"a": 300.0, "b": 500.0}
+    assert res.jct == {"a": 300.0, "b": 450.0}
+    assert res.wait == {"a": 0.0, "b": 250.0}
+    assert res.utilisation == (0.5, 0.5, 0.5, 1.0, 1.0)
+    assert res.makespan == 500.0 and res.mean_jct == 375.0
+
+
+def test_locality_penalty_when_spread() -> None:
+    cluster = Cluster(2, 1, ("A",), {"A": (1.0, 1.0)}, 1.5)
+    res = simulate(cluster, [_job("a", 2, 0.0, 200.0)], fifo, POLICIES["pal"].place,
+                   sticky=False, round_length=100.0)
+    assert res.finish == {"a": 300.0}  # 100 / 1.5 = 66.7 iterations a round: 3 rounds
+
+
+def test_las_preempts_and_sticky_jobs_keep_gpus() -> None:
+    cluster = Cluster(1, 2, ("A",), {"A": (1.0, 1.0)}, 1.5)
+    jobs = [_job("long", 2, 0.0, 1000.0), _job("short", 2, 150.0, 100.0)]
+    res = simulate(cluster, jobs, lambda q: las(q, threshold=300.0),
+                   POLICIES["packed-sticky"].place, sticky=True, round_length=100.0)
+    # long attains 400 GPU-s by t=200, short (0 attained) overtakes it for one round
+    assert res.finish["short"] == 300.0
+    assert res.finish["long"] == 1100.0
+
+
+def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
+    cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2),
+                                         "B": (1.0,) * 8}, 1.7)
+    jobs = [_job(str(i), g, 100.0 * i, 500.0 + 100 * i, "AB"[i % 2])
+            for i, g in enumerate((1, 4, 2, 8, 3, 1, 6))]
+    for name in POLICIES:
+        policy = cluster_policy(name, cluster)
+        for scheduler in SCHEDULERS.values():
+            res = simulate(cluster, jobs, scheduler, policy.place, sticky=policy.sticky,
+                           round_length=100.0, seed=3)
+            assert set(res.jct) == {j.id for j in jobs}
+            assert all(0 <= u <= 1 for u in res.utilisation)
+    with pytest.raises(PackgapError, match="more GPUs than the cluster"):
+        simulate(cluster, [_job("x", 9, 0.0, 1.0)], fifo, POLICIES["pal"].place, sticky=False)
+
+
+def test_artifact_inputs(tmp_path: Path) -> None:
+    w = tmp_path / "workload-1.csv"
+    w.write_text("job_id,num_gpus,submit_time,duration,model\n0,1,98,1481.0,vgg19\n"
+                 "1,12,115,4037.0,DCGAN\n")
+    jobs = sim_jobs(read_workload(w))
+    assert (jobs[1].job_class, jobs[1].iter_time) == ("B", 0.0469266931)
+    extras = artifact_extra_jobs(jobs, 3)
+    assert [e.id for e in extras] == ["2", "3", "4"] and not extras[0].tracked
+    assert extras[1].model == "DCGAN" and extras[0].submit_time > 115
+
+
+@pytest.mark.traces
+@pytest.mark.skipif(not TRACES.is_dir(), reason="../shared/traces/pal not present")
+def test_workload1_artifact_extra_arrivals_and_pal_beats_tiresias() -> None:
+    jobs = sim_jobs(read_workload(TRACES / "sia_philly_workloads" / "workload-1.csv"))
+    extras = artifact_extra_jobs(jobs, 3)
+    assert [e.submit_time for e in extras] == [18130.0, 21515.0, 24113.0]
+    cluster = cluster_from_table(read_gpu_table(
+        TRACES / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv"))
+    mean = {}
+    for name in ("packed-sticky", "pal"):
+        policy = cluster_policy(name, cluster)
+        res = simulate(cluster, jobs, fifo, policy.place, sticky=policy.sticky, round_length=360.0)
+        mean[name] = res.mean_jct
+    assert mean["pal"] < mean["packed-sticky"]
