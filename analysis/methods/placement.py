@@ -8,16 +8,20 @@ the round-based simulator, where sticky jobs keep their GPUs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from analysis.methods.base import Method, MethodOutput, RunContext
 from heuristics.placement import POLICIES, bin_scores, pal, pm_first
 from models.placement import cpsat as cp_placement
 from models.placement import milp as milp_placement
 from models.placement.cells import round_cells
+from packgap.errors import PackgapError, UnknownNameError
 from packgap.placement import PlacementInstance, PlacementSolution
+from packgap.placement.simulator import Place
 from packgap.result import Status
 from solvers.cpsat import solve_cpsat
 from solvers.highs import solve_pyomo
+from solvers.outcome import SolveOptions
 
 
 def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
@@ -44,6 +48,25 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
     bound = None if outcome.bound is None else outcome.bound * cp.resolution
     note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
     return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
+
+
+def exact_policy(options: SolveOptions, backend: str = "milp") -> Place:
+    """The exact per-round placement policy for the simulator: each round's MILP (or CP-SAT)
+    answer, the incumbent when ``options.time_limit`` stops the solver first."""
+    method = BY_NAME.get(f"exact-{backend}")
+    if method is None:
+        raise UnknownNameError("exact backend", backend, ["milp", "cpsat"])
+
+    def place(instance: PlacementInstance, seed: int) -> PlacementSolution:
+        ctx = RunContext(replace(options, seed=seed), method.resolve_params({}))
+        output = method.run(instance, ctx)
+        if output.solution is None:
+            raise PackgapError(f"exact-{backend} found no placement for {instance.name}: "
+                               f"{output.status} {output.message}")
+        solution: PlacementSolution = output.solution
+        return solution
+
+    return place
 
 
 def _binned(place: Callable[..., PlacementSolution]) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
@@ -101,3 +124,5 @@ METHODS: tuple[Method, ...] = (
         defaults={"resolution": 1e-6},
     ),
 )
+
+BY_NAME = {m.name: m for m in METHODS}

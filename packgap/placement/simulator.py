@@ -90,6 +90,8 @@ class JobState:
 Scheduler = Callable[[Sequence[JobState]], list[JobState]]
 #: A placement policy: round instance and seed -> placement.
 Place = Callable[[PlacementInstance, int], PlacementSolution]
+#: Called with every round instance and the placement the policy chose for it.
+Observer = Callable[[PlacementInstance, PlacementSolution], None]
 
 
 @dataclass(frozen=True)
@@ -132,9 +134,11 @@ def simulate(
     round_length: float = 300.0,
     seed: int = 0,
     max_rounds: int = 1_000_000,
+    observe: Observer | None = None,
 ) -> SimResult:
     """Run the trace to the end of its last tracked job; ``seed + round index`` seeds each
-    round's placement (random policies draw afresh every round)."""
+    round's placement (random policies draw afresh every round); ``observe`` sees every
+    round instance with a job to place and its placement (per-round gap reporting)."""
     too_big = [j.id for j in jobs if j.gpus > cluster.num_gpus]
     if too_big:
         raise PackgapError(f"job(s) {', '.join(too_big[:5])} need more GPUs than the cluster has")
@@ -161,7 +165,7 @@ def simulate(
         while pending and pending[0].submit_time <= now:
             states.append(JobState(pending.pop(0)))
         served = _served(scheduler(states), cluster.num_gpus)
-        running = _place_round(cluster, served, running, place, sticky, seed + k, k)
+        running = _place_round(cluster, served, running, place, sticky, seed + k, k, observe)
         utilisation.append(sum(s.job.gpus for s in running.values()) / cluster.num_gpus)
     else:
         raise PackgapError(f"simulation did not finish within {max_rounds} rounds")
@@ -194,6 +198,7 @@ def _place_round(
     sticky: bool,
     seed: int,
     k: int,
+    observe: Observer | None,
 ) -> dict[str, JobState]:
     served_ids = {s.job.id for s in served}
     kept = {i: s for i, s in running.items() if sticky and i in served_ids}
@@ -212,6 +217,8 @@ def _place_round(
     )
     solution = place(instance, seed)
     validate(instance, solution)
+    if observe is not None and instance.jobs:
+        observe(instance, solution)
     for st, job in zip(to_place, instance.jobs, strict=True):
         st.gpus = solution.allocations[job.id]
         st.slowdown = job_slowdown(instance, job, st.gpus).slowdown

@@ -4,12 +4,15 @@ from pathlib import Path
 
 import pytest
 
+from analysis.methods.placement import exact_policy
+from analysis.placement_gaps import round_gaps
 from heuristics.placement import POLICIES, cluster_policy
 from heuristics.placement.schedulers import SCHEDULERS, fifo, las
 from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
 from instances.pal_traces import read_gpu_table, read_workload
 from packgap.errors import PackgapError
 from packgap.placement.simulator import Cluster, SimJob, simulate
+from solvers.outcome import SolveOptions
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
 
@@ -91,3 +94,17 @@ def test_workload1_artifact_extra_arrivals_and_pal_beats_tiresias() -> None:
         res = simulate(cluster, jobs, fifo, policy.place, sticky=policy.sticky, round_length=360.0)
         mean[name] = res.mean_jct
     assert mean["pal"] < mean["packed-sticky"]
+
+
+def test_exact_policy_and_round_gaps() -> None:
+    cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2),
+                                         "B": (1.0, 1.1, 1.0, 1.0, 1.0, 1.3, 1.0, 1.0)}, 1.7)
+    jobs = [_job(str(i), g, 100.0 * i, 300.0 + 100 * i, "AB"[i % 2])
+            for i, g in enumerate((1, 4, 2, 3, 1, 2))]
+    options = SolveOptions(time_limit=20)
+    exact = simulate(cluster, jobs, fifo, exact_policy(options), sticky=False, round_length=100.0)
+    assert set(exact.jct) == {j.id for j in jobs}
+    _, gaps = round_gaps(cluster, jobs, fifo, cluster_policy("pal", cluster).place, sticky=False,
+                         options=options, round_length=100.0)
+    assert gaps and all(g.exact is not None and g.objective >= g.exact - 1e-9 for g in gaps)
+    assert all(g.primal_gap is not None and g.primal_gap >= 0 for g in gaps)
