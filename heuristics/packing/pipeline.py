@@ -14,15 +14,20 @@
    member has arrived (eq. 6), shifting right when needed. Real durations here come from
    the instance's ground-truth model so that the schedule is feasible by construction.
 
-Readings chosen: the paper plans online batches; here one offline batch holds every job,
-``now`` is the first arrival, and arrivals act only through the right shift of step 3.
-With several demands the per-demand plans share the cluster in step 3.
+Readings chosen: CUCKOO packs and plans the waiting jobs in batches ("DL training jobs
+usually come into the system and are processed in a batch mode", section 5.3). Offline,
+the jobs arriving in each ``window_s`` window (1,000 s, the windows of the Helios pattern,
+section 4.1; 0 puts every job in one batch) form one batch, packed and planned on its own
+with ``now`` = its first arrival and deadlines counted from ``now``; step 3 takes the
+batches in order, so GPUs busy with earlier batches delay later ones. Packing one batch
+of every job would pair jobs that arrive hours apart. With several demands the
+per-demand plans share the cluster in step 3.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from heuristics.packing.anti_overpacking import (
@@ -30,13 +35,13 @@ from heuristics.packing.anti_overpacking import (
     unpack,
     weighted_target,
 )
-from heuristics.packing.blossom import Groups, muri_blossom
+from heuristics.packing.blossom import Groups, default_now, muri_blossom
 from heuristics.packing.dab import dab
 from heuristics.packing.scores import group_eff, group_times
 from heuristics.packing.singles import no_packing
 from heuristics.planning import edf, fifo, mchp
 from packgap.errors import UnknownNameError
-from packgap.packing import PackingInstance, PackingSolution, PlacedGroup
+from packgap.packing import Job, PackingInstance, PackingSolution, PlacedGroup
 from packgap.packing.instance import Interleaving
 from packgap.packing.timeline import timeline
 from packgap.packing.values import DEFAULT_W
@@ -58,6 +63,7 @@ class PipelineOptions:
     deadline_weight: float = 1.0
     gpu_choice: Literal["earliest-finish", "earliest-start"] = "earliest-finish"
     backend: Literal["rustworkx", "networkx"] = "rustworkx"
+    window_s: float = 1000.0
 
 
 def _estimator(packer: Packer, options: PipelineOptions) -> Interleaving:
@@ -92,10 +98,24 @@ def _queue(instance: PackingInstance, groups: Groups) -> list[int]:
     return sorted(range(len(groups)), key=lambda i: (first[i], i))
 
 
+def batches(instance: PackingInstance, window_s: float) -> list[PackingInstance]:
+    """The jobs arriving in each ``window_s`` window after the first arrival (0: one batch)."""
+    if window_s < 0:
+        raise ValueError(f"window_s must be >= 0, got {window_s}")
+    if window_s == 0:
+        return [instance]
+    first = min(j.arrival for j in instance.jobs)
+    windows: dict[int, list[Job]] = {}
+    for job in instance.jobs:
+        windows.setdefault(int((job.arrival - first) // window_s), []).append(job)
+    return [replace(instance, jobs=tuple(windows[w])) for w in sorted(windows)]
+
+
 def planning_instances(
-    instance: PackingInstance, groups: Groups, estimator: Interleaving
+    instance: PackingInstance, groups: Groups, estimator: Interleaving, now: float = 0.0
 ) -> list[tuple[int, PlanningInstance]]:
-    """One planning instance per GPU demand; group ``i`` of ``groups`` is named ``g{i}``."""
+    """One planning instance per GPU demand, times counted from ``now``; group ``i`` of
+    ``groups`` is named ``g{i}``."""
     index = instance.job_index()
     times = group_times(instance, groups, estimator)
     result = []
@@ -105,7 +125,7 @@ def planning_instances(
             Group(
                 f"g{i}",
                 tuple(float(times[i, k]) for k in kept),
-                min(instance.jobs[index[j]].deadline for j in groups[i]),
+                max(0.0, min(instance.jobs[index[j]].deadline for j in groups[i]) - now),
                 groups[i],
             )
             for i in _queue(instance, groups)
@@ -117,33 +137,34 @@ def planning_instances(
     return result
 
 
-def schedule_plans(
-    instance: PackingInstance,
-    groups: Groups,
-    plans: Sequence[tuple[PlanningInstance, PlanningSolution]],
-) -> PackingSolution:
-    """Step 3: planned order and GPU type -> GPUs and start times (right shift on arrival)."""
+Plan = tuple[Groups, Sequence[tuple[PlanningInstance, PlanningSolution]]]
+
+
+def schedule_plans(instance: PackingInstance, plans: Sequence[Plan]) -> PackingSolution:
+    """Step 3: batch by batch, planned order and GPU type -> GPUs and start times."""
     index = instance.job_index()
-    order: list[tuple[float, int, str]] = []
-    for plan_instance, plan in plans:
-        times = {g.id: dict(zip(plan_instance.type_names, g.times, strict=True))
-                 for g in plan_instance.groups}
-        for seq in plan.sequences:
-            clock = 0.0
-            for gid in seq.groups:
-                order.append((clock, int(gid[1:]), seq.gpu_type))
-                clock += times[gid][seq.gpu_type]
+    order: list[tuple[int, float, int, str]] = []
+    for batch, (_, batch_plans) in enumerate(plans):
+        for plan_instance, plan in batch_plans:
+            times = {g.id: dict(zip(plan_instance.type_names, g.times, strict=True))
+                     for g in plan_instance.groups}
+            for seq in plan.sequences:
+                clock = 0.0
+                for gid in seq.groups:
+                    order.append((batch, clock, int(gid[1:]), seq.gpu_type))
+                    clock += times[gid][seq.gpu_type]
     free = {t.name: [0.0] * t.count for t in instance.gpu_types}
     placed: list[PlacedGroup] = []
-    for _, i, name in sorted(order):
-        jobs = [instance.jobs[index[j]] for j in groups[i]]
+    for batch, _, i, name in sorted(order):
+        group = plans[batch][0][i]
+        jobs = [instance.jobs[index[j]] for j in group]
         k = instance.type_names.index(name)
         gpus = sorted(range(len(free[name])), key=lambda x: (free[name][x], x))[: jobs[0].gpus]
         start = max([j.arrival for j in jobs] + [free[name][x] for x in gpus])
         end = start + timeline(jobs, k, name, instance.interleaving, instance.interference).duration
         for x in gpus:
             free[name][x] = end
-        placed.append(PlacedGroup(groups[i], name, tuple(sorted(gpus)), start))
+        placed.append(PlacedGroup(group, name, tuple(sorted(gpus)), start))
     return PackingSolution(tuple(placed))
 
 
@@ -162,7 +183,11 @@ def run_pipeline(
 ) -> PackingSolution:
     """``packer+planner`` end to end, e.g. ``dab+mchp`` (CUCKOO) or ``blossom+mchp``."""
     plan = _planner(planner, options)
-    groups = pack(instance, packer, options)
     model = _estimator(packer, options)
-    plans = [(p, plan(p)) for _, p in planning_instances(instance, groups, model)]
-    return schedule_plans(instance, groups, plans)
+    plans: list[Plan] = []
+    for batch in batches(instance, options.window_s):
+        groups = pack(batch, packer, options)
+        now = default_now(batch)
+        plans.append((groups, [(p, plan(p)) for _, p in
+                               planning_instances(batch, groups, model, now)]))
+    return schedule_plans(instance, plans)

@@ -7,6 +7,7 @@ from heuristics.packing.pipeline import (
     PACKERS,
     PLANNERS,
     PipelineOptions,
+    batches,
     pack,
     planning_instances,
     run_pipeline,
@@ -58,3 +59,13 @@ def test_unknown_names_fail_loudly() -> None:
         run_pipeline(inst, "dab", "sjf", PipelineOptions())  # type: ignore[arg-type]
     with pytest.raises(UnknownNameError, match="packer"):
         run_pipeline(inst, "greedy", "edf", PipelineOptions())  # type: ignore[arg-type]
+
+
+def test_batches_never_pair_across_windows() -> None:
+    inst = from_dict(tiny_document())
+    assert [len(b.jobs) for b in batches(inst, 6.0)] == [2, 1]
+    assert [len(b.jobs) for b in batches(inst, 0.0)] == [3]
+    options = PipelineOptions(window_s=6.0, anti_overpacking=False)
+    solution = run_pipeline(inst, "dab", "mchp", options)
+    FAMILY.validate(inst, solution)
+    assert ("r2",) in [g.jobs for g in solution.groups]
