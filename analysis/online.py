@@ -23,15 +23,17 @@ run's step series.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
 from analysis.methods import method
 from analysis.methods.packing import PIPELINES, _options
+from analysis.online_bound import Reference
 from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
 from packgap.errors import UnknownNameError
 from packgap.packing import FAMILY, PackingInstance
+from packgap.packing.evaluate import TOL
 from packgap.packing.online import DEFAULT_INTERVAL_S, OnlineRun, Replan, Series, Start, View, simulate
 from packgap.packing.online import to_dict as run_to_dict
 from packgap.planning import GpuType
@@ -100,6 +102,26 @@ def _time_mean(series: Series, end: float) -> float:
     return area / end
 
 
+def overtime_series(instance: PackingInstance, run: OnlineRun) -> Series:
+    """Fig. 9's "overtime jobs" over time, read as the jobs past their deadline and not yet
+    completed (waiting or running): +1 at a late job's deadline, -1 at its completion."""
+    deadline = {j.id: j.deadline for j in instance.jobs}
+    steps = sorted(
+        step
+        for o in run.jobs
+        if o.completion > deadline[o.job] + TOL
+        for step in ((deadline[o.job], 1), (o.completion, -1))
+    )
+    series, count = [(0.0, 0)], 0
+    for t, change in steps:
+        count += change
+        if series[-1][0] == t:
+            series[-1] = (t, count)
+        else:
+            series.append((t, count))
+    return tuple(series)
+
+
 def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float]:
     """Validated, evaluator-scored metrics of a run plus its queue statistics."""
     FAMILY.validate(instance, run.solution)
@@ -115,6 +137,7 @@ def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float
         "pairs": m["pairs"],
         "max_queue": float(max(v for _, v in run.queue)),
         "mean_queue": _time_mean(run.queue, m["makespan_s"]),
+        "max_overtime": float(max(v for _, v in overtime_series(instance, run))),
         "replans": float(run.replans),
     }
 
@@ -154,4 +177,14 @@ def compare_online(
 def report_to_dict(report: OnlineReport) -> dict[str, Any]:
     return {"pipeline": report.pipeline, "params": report.params, "metrics": report.metrics,
             "run": run_to_dict(report.run)}
+
+
+def online_document(instance: PackingInstance, reports: Sequence[OnlineReport],
+                    references: Sequence[Reference]) -> dict[str, Any]:
+    """Runs and the references beside them, as one JSON document (``packgap.jsonio.dumps``)."""
+    return {
+        "instance": instance.name,
+        "references": [asdict(r) for r in references],
+        "pipelines": [report_to_dict(r) for r in reports],
+    }
 

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 
 from analysis.methods import METHODS
-from analysis.online import PIPELINE_NAMES, compare_online
+from analysis.online import PIPELINE_NAMES, compare_online, online_document
 from analysis.online_bound import jct_lower_bound, references
 from heuristics.packing.pipeline import PipelineOptions, run_pipeline
+from packgap.jsonio import dumps
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import from_dict
 from solvers.outcome import SolveOptions
@@ -42,3 +43,13 @@ def test_offline_optimum_sits_between_bound_and_online_runs() -> None:
     assert refs[0].mean_jct_s <= refs[-1].mean_jct_s + 1e-6
     for report in compare_online(inst, ["dab+mchp", "none+edf"], interval_s=5.0):
         assert refs[-1].mean_jct_s <= report.metrics["mean_jct_s"] + 1e-6
+
+
+def test_online_document_names_references_and_runs() -> None:
+    inst = three_jobs()
+    document = online_document(inst, compare_online(inst, ["none+edf"]), references(inst))
+    assert document["references"] == [
+        {"kind": "lower bound", "mean_jct_s": pytest.approx(170 / 3), "source": "standalone-or-best-partner offsets"}
+    ]
+    assert [p["pipeline"] for p in document["pipelines"]] == ["none+edf"]
+    dumps(document)

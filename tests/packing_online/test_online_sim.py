@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.online import pipeline_replan, report_to_dict, simulate_pipeline
+from analysis.online import overtime_series, pipeline_replan, report_to_dict, simulate_pipeline, snapshot
 from instances.packing import generate
 from packgap.errors import PackgapError
 from packgap.jsonio import dumps
@@ -121,3 +124,40 @@ def test_same_seed_same_bytes() -> None:
     first = dumps(report_to_dict(simulate_pipeline(generate(25, seed=3), "dab+mchp")))
     second = dumps(report_to_dict(simulate_pipeline(generate(25, seed=3), "dab+mchp")))
     assert first == second
+
+
+def test_overtime_series_of_the_hand_example() -> None:
+    # j2 (due 110) completes at 170 and j3 (due 130) at 200: overtime on [110, 170) and [130, 200).
+    inst = three_jobs()
+    due = {"j1": 500.0, "j2": 110.0, "j3": 130.0}
+    inst = replace(inst, jobs=tuple(replace(j, deadline=due[j.id]) for j in inst.jobs))
+    report = simulate_pipeline(inst, "none+fifo", interval_s=60.0)
+    assert overtime_series(inst, report.run) == ((0.0, 0), (110.0, 1), (130.0, 2), (170.0, 1), (200.0, 0))
+    assert report.metrics["max_overtime"] == 2.0
+    assert report.metrics["late_jobs"] == 2.0
+
+
+def test_snapshot_keeps_free_gpus_and_counts_deadlines_from_now() -> None:
+    profiles = (ONE_SECOND, ONE_SECOND)
+    jobs = (
+        Job("late", 0.0, 50.0, 1, 10, "m", "before_forward", profiles),
+        Job("due", 20.0, 300.0, 1, 10, "m", "before_forward", profiles),
+        Job("wide", 30.0, 900.0, 2, 10, "m", "before_forward", profiles),
+    )
+    queue = PackingInstance("q", (GpuType("A", 2), GpuType("B", 3)), jobs)
+    snap = snapshot(View(100.0, queue, ((), (2,)), ()))
+    assert snap is not None
+    inst, free = snap
+    assert [(t.name, t.count) for t in inst.gpu_types] == [("B", 1)] and free == [(2,)]
+    assert [(j.id, j.arrival, j.deadline, len(j.profiles)) for j in inst.jobs] == [
+        ("late", 0.0, 0.0, 1), ("due", 0.0, 200.0, 1)]
+    assert snapshot(View(100.0, replace(queue, jobs=jobs[2:]), ((), (2,)), ())) is None
+
+
+def test_run_document_round_trips_through_the_family() -> None:
+    inst = generate(12, seed=5)
+    report = simulate_pipeline(inst, "blossom+mchp", interval_s=None, on_events=True)
+    document = json.loads(dumps(report_to_dict(report)))
+    solution = FAMILY.solution_from_dict(document["run"]["solution"])
+    FAMILY.validate(inst, solution)
+    assert FAMILY.evaluate(inst, solution).metrics["mean_jct_s"] == pytest.approx(report.metrics["mean_jct_s"])
