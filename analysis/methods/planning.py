@@ -8,12 +8,12 @@ from analysis.methods.base import Method, MethodOutput, RunContext
 from heuristics.planning import edf, fifo, mchp
 from models.planning import cpsat as cp_planning
 from models.planning import milp as milp_planning
-from models.planning.positional_flow import build_positional_flow, flow_to_solution
+from models.planning.positional_flow import build_positional_slots, slots_to_solution
 from packgap.errors import PackgapError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
 from packgap.result import Status
 from solvers.cpsat import solve_cpsat
-from solvers.flow import min_cost_flow
+from solvers.flow import capacitated_assignment
 from solvers.highs import solve_pyomo
 
 
@@ -27,18 +27,13 @@ def horn_flow(
     instance: PlanningInstance, resolution: float = 1e-6, backend: str = "ortools"
 ) -> tuple[PlanningSolution, float]:
     """Horn's positional flow: the plan and its certified sum-of-completion lower bound."""
-    network = build_positional_flow(instance, resolution)
-    result = min_cost_flow(
-        network.tails,
-        network.heads,
-        network.capacities,
-        network.costs,
-        network.supplies,
-        backend="networkx" if backend == "networkx" else "ortools",
+    network = build_positional_slots(instance, resolution)
+    result = capacitated_assignment(
+        network.costs, network.capacities, backend="networkx" if backend == "networkx" else "ortools"
     )
     if result.cost is None:
         raise PackgapError(f"positional flow failed with status {result.status}")
-    return flow_to_solution(instance, network, result.flows), result.cost * resolution
+    return slots_to_solution(instance, network, result.column), result.cost * resolution
 
 
 def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
@@ -90,7 +85,7 @@ METHODS: tuple[Method, ...] = (
         "mchp",
         "CUCKOO MCHP: min-cost matching to (GPU type, order), eq. 13-14",
         _run_heuristic(mchp),
-        defaults={"deadline_weight": 1.0},
+        defaults={"deadline_weight": 1.0, "tie_break": "queue"},
     ),
     Method(
         "planning",

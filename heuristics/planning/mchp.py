@@ -18,10 +18,12 @@ Readings chosen where the paper is silent:
 * Orders run 1..ceil(N / M_X): enough for every group to fit on type X alone.
 * Groups matched to the same (X, n) are dealt to X's GPUs in queue order, the GPU whose
   plan ends first taking the next group.
-* The matching is solved exactly by scipy's ``linear_sum_assignment`` (shortest augmenting
-  path, groups in queue order). Table 6 has two matchings of cost 6; this solver keeps the
-  earlier group on its cheapest slot and returns the one the paper states (Group 1 on
-  GPU A order 1, Group 2 on GPU B order 1).
+* The matching is solved exactly as a min-cost flow in which the M_X GPUs of type X share
+  one (X, n) slot of capacity M_X (costs floored to a 1 us grid). Table 6 has two matchings
+  of cost 6; the paper states the one that keeps Group 1 on its cheapest edge. Ties are
+  therefore broken in queue order: each group, earliest first, swaps slots with a later
+  group whenever the swap leaves the total cost unchanged and gives it a cheaper edge
+  (``tie_break="queue"``; ``"none"`` keeps the solver's matching).
 """
 
 from __future__ import annotations
@@ -30,18 +32,21 @@ import math
 
 import numpy as np
 
+from packgap.errors import PackgapError, UnknownNameError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
-from solvers.flow import assignment
+from solvers.flow import capacitated_assignment, integer_costs
+
+#: Edge costs are floored onto this grid (seconds) for the integer min-cost flow.
+RESOLUTION_S = 1e-6
 
 
 def mchp_slots(instance: PlanningInstance) -> list[tuple[int, int]]:
-    """The (type index, order) slots, order 1-based, one column per GPU of the type."""
+    """The (type index, order) slots, order 1-based; slot (X, n) holds up to M_X groups."""
     n = len(instance.groups)
     return [
         (k, order)
         for k, gpu_type in enumerate(instance.gpu_types)
         for order in range(1, math.ceil(n / gpu_type.count) + 1)
-        for _ in range(gpu_type.count)
     ]
 
 
@@ -60,12 +65,34 @@ def mchp_edge_costs(
     return c1, c2, c1 + deadline_weight * c2
 
 
-def mchp(instance: PlanningInstance, deadline_weight: float = 1.0) -> PlanningSolution:
+def queue_tie_break(costs: np.ndarray, column: np.ndarray) -> np.ndarray:
+    """Pairwise swaps that keep the total cost and give the earlier group a cheaper edge."""
+    column = column.copy()
+    rows = np.arange(len(column))
+    for i in range(len(column)):
+        later = rows[i + 1 :]
+        mine, theirs = costs[i, column[i]], costs[later, column[later]]
+        swapped_mine, swapped_theirs = costs[i, column[later]], costs[later, column[i]]
+        ok = (swapped_mine + swapped_theirs == mine + theirs) & (swapped_mine < mine)
+        if ok.any():
+            j = later[ok][np.argmin(swapped_mine[ok])]
+            column[i], column[j] = column[j], column[i]
+    return column
+
+
+def mchp(instance: PlanningInstance, deadline_weight: float = 1.0, tie_break: str = "queue") -> PlanningSolution:
     """Plan groups by MCHP's min-cost matching; ``deadline_weight`` scales C2 (paper: 1)."""
+    if tie_break not in ("queue", "none"):
+        raise UnknownNameError("tie_break", tie_break, ["queue", "none"])
     slots = mchp_slots(instance)
     _, _, cost = mchp_edge_costs(instance, deadline_weight)
-    rows, cols, _ = assignment(cost)
-    chosen = sorted((slots[c][0], slots[c][1], r) for r, c in zip(rows, cols, strict=True))
+    integer = integer_costs(cost, RESOLUTION_S, rows=len(instance.groups))
+    capacities = np.array([instance.gpu_types[k].count for k, _ in slots])
+    result = capacitated_assignment(integer, capacities)
+    if result.cost is None:
+        raise PackgapError(f"MCHP matching failed with status {result.status}")
+    column = queue_tie_break(integer, result.column) if tie_break == "queue" else result.column
+    chosen = sorted((slots[c][0], slots[c][1], r) for r, c in enumerate(column))
     plans: list[list[list[int]]] = [[[] for _ in range(t.count)] for t in instance.gpu_types]
     clocks = [[0.0] * t.count for t in instance.gpu_types]
     for k, _, group in chosen:

@@ -21,3 +21,13 @@ def test_table6_edge_weights(table5):
 def test_table6_matching_is_the_papers(table5):
     """'allocating Group 1 to GPU A Order 1 and Group 2 to GPU B Order 1 is the best matching'."""
     assert mchp(table5) == PlanningSolution((GpuSequence("A", 0, ("1",)), GpuSequence("B", 0, ("2",))))
+
+
+def test_table6_tie_is_broken_in_queue_order(table5):
+    """Both matchings cost 6; without the queue tie-break the solver may return either."""
+    from heuristics.planning.mchp import queue_tie_break
+
+    _, _, cost = mchp_edge_costs(table5)
+    assert cost[0, 0] + cost[1, 2] == cost[0, 2] + cost[1, 0] == 6
+    assert queue_tie_break(cost, np.array([2, 0])).tolist() == [0, 2]
+    assert queue_tie_break(cost, np.array([0, 2])).tolist() == [0, 2]
