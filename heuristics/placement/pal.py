@@ -5,8 +5,9 @@ with its model's ``L_across``:
 
 * (L_within, V_i): keep the free GPUs whose binned PM-score is <= V_i, find the nodes with
   at least N_j of them, enumerate every N_j-subset of each such node ("GenerateCombs") and
-  return the one with the lowest worst PM-score ("GetMinV"; nodes in ascending id, subsets
-  in lexicographic order, first minimum wins); if no node qualifies, go on.
+  return the one with the lowest worst PM-score ("GetMinV"; nodes in ascending id, or
+  ``node_order="most-eligible"``, subsets in lexicographic order, first minimum wins); if
+  no node qualifies, go on.
 * (L_across, V_i): if at least N_j free GPUs score <= V_i, return PM-First's pick among
   them; otherwise go on.
 
@@ -18,11 +19,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from heuristics.placement.lv_matrix import Traversal, traverse
 from heuristics.placement.pm_first import TieBreak, place_by_class, pm_first_gpus
 from heuristics.placement.pm_score import ClassBins
 from packgap.placement import PlacementInstance, PlacementSolution
+
+#: Order in which the within-node step looks at nodes: ascending id, or the PAL artifact's
+#: most eligible GPUs first (ascending id among equals, its order on CPUs without AVX-512).
+NodeOrder = Literal["id", "most-eligible"]
 
 
 def pal_gpus(
@@ -33,6 +39,7 @@ def pal_gpus(
     l_across: float,
     traversal: Traversal = "paper",
     tie_break: TieBreak = "gpu",
+    node_order: NodeOrder = "id",
 ) -> list[int]:
     """Algorithm 2 for one job."""
     scores = bins.scores
@@ -47,7 +54,10 @@ def pal_gpus(
         by_node: dict[int, list[int]] = {}
         for g in sorted(eligible):
             by_node.setdefault(g // gpus_per_node, []).append(g)
-        combos = [c for node in sorted(by_node) if len(by_node[node]) >= demand
+        nodes = sorted(by_node)
+        if node_order == "most-eligible":
+            nodes.sort(key=lambda k: -len(by_node[k]))
+        combos = [c for node in nodes if len(by_node[node]) >= demand
                   for c in itertools.combinations(by_node[node], demand)]
         if combos:
             return list(min(combos, key=lambda c: max(scores[g] for g in c)))
@@ -61,11 +71,12 @@ def pal(
     bins: Mapping[str, ClassBins] | None = None,
     traversal: Traversal = "paper",
     tie_break: TieBreak = "gpu",
+    node_order: NodeOrder = "id",
 ) -> PlacementSolution:
     """Place every job of the round with PAL; ``seed`` is unused (deterministic)."""
     return place_by_class(
         instance,
         bins,
         lambda free, job, b: pal_gpus(free, job.gpus, b, instance.gpus_per_node,
-                                      instance.penalty(job), traversal, tie_break),
+                                      instance.penalty(job), traversal, tie_break, node_order),
     )

@@ -6,7 +6,9 @@ import pytest
 
 from analysis.methods.placement import exact_policy
 from analysis.placement_gaps import round_gaps
+from analysis.placement_replay import replay
 from heuristics.placement import POLICIES, cluster_policy
+from heuristics.placement.artifact import artifact_bins
 from heuristics.placement.schedulers import SCHEDULERS, fifo, las
 from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
 from instances.pal_traces import read_gpu_table, read_workload
@@ -108,3 +110,27 @@ def test_exact_policy_and_round_gaps() -> None:
                          options=options, round_length=100.0)
     assert gaps and all(g.exact is not None and g.objective >= g.exact - 1e-9 for g in gaps)
     assert all(g.primal_gap is not None and g.primal_gap >= 0 for g in gaps)
+
+
+@pytest.mark.traces
+@pytest.mark.skipif(not TRACES.is_dir(), reason="../shared/traces/pal not present")
+def test_artifact_bins_match_the_provenance_table() -> None:
+    table = read_gpu_table(TRACES / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv")
+    a = artifact_bins("A", table.factors["A"])
+    assert a.k == 3 and a.outliers == (35,)
+    assert [round(v, 4) for v in a.centroids] == [0.9128, 1.0, 2.5946]
+    mid = [g for g in range(64) if a.scores[g] == a.centroids[1]]
+    assert mid == [2, 3, 9, 21, 29, 40, 41, 43, 50, 51, 55, 61]
+    d = artifact_bins("D", table.factors["D"])
+    assert [g for g in range(64) if d.scores[g] == d.centroids[0]] == [5, 8, 13, 24, 49, 51, 56]
+
+
+@pytest.mark.traces
+@pytest.mark.skipif(not TRACES.is_dir(), reason="../shared/traces/pal not present")
+def test_replay_extras_cannot_change_packed_results() -> None:
+    """PROVENANCE.md section 1: the extra jobs always come last in FIFO order, so they do
+    not change Packed-S or Packed-NS finish times."""
+    for policy in ("packed-sticky", "packed-non-sticky"):
+        assert replay(TRACES, 1, policy).finish == replay(TRACES, 1, policy, extras=0).finish
+    pal_run = replay(TRACES, 1, "pal")
+    assert len(pal_run.finish) == 160
