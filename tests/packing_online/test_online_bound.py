@@ -16,7 +16,7 @@ from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import from_dict
 from solvers.outcome import SolveOptions
 from tests.packing.strategies import instances, tiny_document
-from tests.packing_online.test_online_sim import three_jobs
+from tests.packing_online.cases import three_jobs
 
 
 def test_bound_of_the_hand_example() -> None:

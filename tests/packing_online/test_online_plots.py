@@ -4,7 +4,7 @@ from pathlib import Path
 
 from analysis.online import compare_online
 from analysis.online_plots import plot_online
-from tests.packing_online.test_online_sim import three_jobs
+from tests.packing_online.cases import three_jobs
 
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:

@@ -14,22 +14,10 @@ from instances.packing import generate
 from packgap.errors import PackgapError
 from packgap.jsonio import dumps
 from packgap.packing import FAMILY, Job, PackingInstance
-from packgap.packing.interleave import StageProfile
 from packgap.packing.online import Start, View, simulate
 from packgap.planning import GpuType
 from tests.packing.strategies import instances
-
-#: One second per iteration under Muri-P (S + F + B + C = 1000 ms).
-ONE_SECOND = StageProfile(0.0, 500.0, 500.0, 0.0)
-
-
-def three_jobs() -> PackingInstance:
-    """One GPU; jobs of 100 s, 50 s and 20 s arriving at 0, 10 and 30 s."""
-    jobs = tuple(
-        Job(jid, arrival, arrival + 500.0, 1, iterations, "m", "before_forward", (ONE_SECOND,))
-        for jid, arrival, iterations in (("j1", 0.0, 100), ("j2", 10.0, 50), ("j3", 30.0, 20))
-    )
-    return PackingInstance("three", (GpuType("A", 1),), jobs, objective="mean-jct", interleaving="muri-p")
+from tests.packing_online.cases import ONE_SECOND, three_jobs
 
 
 def fifo(view: View) -> list[Start]:
