@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import packgap
-from analysis import generators
+from analysis import generators, inspect
 from analysis.compare import compare_instance
 from analysis.methods import METHODS, resolve
 from analysis.report import gap_table, load_rows, plot_gaps
@@ -128,16 +128,25 @@ def instances_check(file: Path) -> None:
 
 @instances_app.command("show")
 @reports_errors
-def instances_show(file: Path, as_json: AsJson = False) -> None:
-    """A readable summary of an instance."""
+def instances_show(
+    file: Path,
+    as_json: AsJson = False,
+    groups: Annotated[bool, typer.Option("--groups", help="packing: every feasible group's timeline.")] = False,
+    bins: Annotated[bool, typer.Option("--bins", help="placement: PAL's PM-score bins and chosen K.")] = False,
+) -> None:
+    """A readable summary of an instance (with --groups / --bins, the exact models' inputs)."""
     fam, instance = load_instance(file)
-    summary = {"family": fam.name, **fam.summary(instance)}
+    summary: dict[str, Any] = {"family": fam.name, **fam.summary(instance)}
+    if groups:
+        summary["groups"] = inspect.packing_groups(instance)
+    if bins:
+        summary["bins"] = inspect.placement_bins(instance)
     if as_json:
-        out.print_json(json.dumps(summary))
+        sys.stdout.write(jsonio.dumps(summary))
         return
     table = Table("field", "value", title=str(file))
     for key, value in summary.items():
-        table.add_row(key, str(value))
+        table.add_row(key, json.dumps(value, indent=1) if isinstance(value, list | dict) else str(value))
     out.print(table)
 
 

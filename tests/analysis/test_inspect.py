@@ -1,0 +1,38 @@
+"""``instances show --groups`` / ``--bins`` expose the exact models' inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.inspect import packing_groups, placement_bins
+from instances.packing import generate as generate_packing
+from instances.pal_rounds import generate_round
+from packgap.errors import PackgapError
+from packgap.packing.timeline import group_timelines
+
+
+def test_packing_groups_list_every_pair_with_exact_timelines():
+    instance = generate_packing(4, seed=2)
+    groups = packing_groups(instance)
+    jobs = {j.id: j for j in instance.jobs}
+    pairs = [g for g in groups if len(g["jobs"]) == 2]
+    equal_demand = sum(1 for i, a in enumerate(instance.jobs) for b in instance.jobs[i + 1 :] if a.gpus == b.gpus)
+    assert len(groups) - len(pairs) == 4 and len(pairs) == equal_demand
+    for group in groups:
+        expected = group_timelines(instance, [jobs[j] for j in group["jobs"]])
+        for row, timeline in zip(group["per_gpu_type"], expected, strict=True):
+            assert row["completion_offset_s"] == list(timeline.completion)
+            assert row["duration_s"] == max(row["completion_offset_s"])
+
+
+def test_placement_bins_report_k_and_silhouettes():
+    bins = placement_bins(generate_round(16, 6, seed=1))
+    for b in bins:
+        assert b["k"] == len(b["centroids"])
+        assert set(b["silhouettes"]) == {str(k) for k in range(2, 12)}
+        assert max(b["silhouettes"].values()) == b["silhouettes"][str(b["k"])]
+
+
+def test_wrong_family_is_a_clear_error():
+    with pytest.raises(PackgapError, match="--bins applies to placement"):
+        placement_bins(generate_packing(2, seed=0))
