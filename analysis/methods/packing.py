@@ -27,7 +27,7 @@ from solvers.highs import solve_pyomo
 def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
     params: dict[str, Any] = {"estimator": "auto", "window_s": 1000.0}
     if packer != "none":
-        params |= {"anti_overpacking": True, "backend": "rustworkx"}
+        params |= {"anti_overpacking": True, "backend": "rustworkx", "neighbours": 0}
     if packer == "dab":
         params["w"] = DEFAULT_W
     if planner == "mchp":

@@ -23,11 +23,13 @@ def dab(
     estimator: Interleaving = "am",
     now: float | None = None,
     min_eff: float = 0.0,
+    neighbours: int = 0,
     backend: MatchingBackend = "rustworkx",
 ) -> Groups:
     """Deadline-aware Blossom packing; ``w`` in [0, 1] (paper: 0.6)."""
     moment = default_now(instance) if now is None else now
     scores = pair_scores(instance, estimator, moment)
     return pack_by_matching(
-        instance, scores, lambda s: total_value(s.eff, s.ddl, w), min_eff=min_eff, backend=backend
+        instance, scores, lambda s: total_value(s.eff, s.ddl, w), min_eff=min_eff,
+        neighbours=neighbours, backend=backend,
     )

@@ -64,6 +64,7 @@ class PipelineOptions:
     gpu_choice: Literal["earliest-finish", "earliest-start"] = "earliest-finish"
     backend: Literal["rustworkx", "networkx"] = "rustworkx"
     window_s: float = 1000.0
+    neighbours: int = 0
 
 
 def _estimator(packer: Packer, options: PipelineOptions) -> Interleaving:
@@ -78,9 +79,11 @@ def pack(instance: PackingInstance, packer: Packer, options: PipelineOptions) ->
     if packer == "none":
         return no_packing(instance)
     if packer == "dab":
-        groups = dab(instance, w=options.w, estimator=model, backend=options.backend)
+        groups = dab(instance, w=options.w, estimator=model, neighbours=options.neighbours,
+                     backend=options.backend)
     elif packer == "blossom":
-        groups = muri_blossom(instance, estimator=model, backend=options.backend)
+        groups = muri_blossom(instance, estimator=model, neighbours=options.neighbours,
+                              backend=options.backend)
     else:
         raise UnknownNameError("packer", packer, PACKERS)
     if not options.anti_overpacking:

@@ -91,3 +91,18 @@ def test_muri_unpacking_example() -> None:
     assert len(out) == 70
     assert sum(1 for g in out if len(g) == 1) == 40
     assert ("j0",) in out and ("j98", "j99") in out
+
+
+def test_top_edges_keeps_each_endpoints_heaviest() -> None:
+    from heuristics.packing.blossom import top_edges
+
+    u, v = np.array([0, 0, 0, 1, 1, 2]), np.array([1, 2, 3, 2, 3, 3])
+    w = np.array([5.0, 4, 3, 2, 1, 0])
+    assert top_edges(u, v, w, 1).tolist() == [True, True, True, False, False, False]
+    assert top_edges(u, v, w, 2).tolist() == [True, True, True, True, True, False]
+
+
+@settings(max_examples=15, deadline=None)
+@given(instances(max_jobs=7))
+def test_sparse_graph_with_every_neighbour_is_dense(inst: PackingInstance) -> None:
+    assert dab(inst, neighbours=len(inst.jobs)) == dab(inst)

@@ -1,0 +1,61 @@
+"""Packing-family speed: the pipelines at CUCKOO's queue sizes (the paper packs and plans
+2,000 jobs in under 3 s, section 5.3), DAB's matching on one dense or sparse batch (with
+the sparse graph's weight loss recorded), and the exact models at small N."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.methods import METHODS
+from analysis.run import solve
+from benchmarks.conftest import sizes
+from heuristics.packing.blossom import default_now, pack_by_matching
+from heuristics.packing.scores import pair_scores
+from instances.packing import generate
+from packgap.packing import FAMILY
+from packgap.packing.values import total_value
+from solvers.outcome import SolveOptions
+
+OPTIONS = SolveOptions(time_limit=60, seed=0)
+
+
+@pytest.mark.parametrize("jobs", sizes([40], [521, 2000]))
+@pytest.mark.parametrize("method", ["dab+mchp", "blossom+mchp", "none+edf"])
+def test_packing_pipelines(benchmark, jobs, method):
+    instance = generate(jobs, seed=1)
+    result = benchmark(solve, FAMILY, instance, METHODS["packing"][method], options=OPTIONS)
+    benchmark.extra_info.update(objective=result.objective)
+    assert result.objective is not None
+
+
+@pytest.mark.parametrize("jobs", sizes([60], [500, 1000, 2000]))
+@pytest.mark.parametrize("neighbours", [0, 32])
+def test_dab_one_batch_matching(benchmark, jobs, neighbours):
+    instance = generate(jobs, seed=1)
+    scores = pair_scores(instance, "am", default_now(instance))
+    weight = {(int(a), int(b)): float(x) for a, b, x in
+              zip(scores.u, scores.v, total_value(scores.eff, scores.ddl), strict=True)}
+    index = instance.job_index()
+
+    def total(groups) -> float:  # type: ignore[no-untyped-def]
+        return sum(weight[tuple(sorted((index[a], index[b])))] for a, b in
+                   (g for g in groups if len(g) == 2))
+
+    groups = benchmark.pedantic(
+        pack_by_matching, args=(instance, scores, lambda s: total_value(s.eff, s.ddl)),
+        kwargs={"neighbours": neighbours}, rounds=1,
+    )
+    benchmark.extra_info.update(matching_weight=total(groups))
+    assert sorted(j for g in groups for j in g) == sorted(index)
+
+
+@pytest.mark.parametrize("jobs", sizes([4], [6, 8, 10]))
+@pytest.mark.parametrize("method", ["exact-milp", "exact-cpsat"])
+def test_packing_exact_models(benchmark, jobs, method):
+    instance = generate(jobs, seed=3, gpu_types=(("A800", 2), ("A10", 4)))
+    result = benchmark.pedantic(
+        solve, args=(FAMILY, instance, METHODS["packing"][method]), kwargs={"options": OPTIONS},
+        rounds=1,
+    )
+    benchmark.extra_info.update(status=str(result.status), gap=result.gap)
+    assert result.objective is not None
