@@ -50,12 +50,18 @@ def round_gaps(
 ) -> tuple[SimResult, list[RoundGap]]:
     """Simulate, then solve every ``every``-th round that placed a job exactly."""
     seen: list[tuple[PlacementInstance, PlacementSolution]] = []
-    result = simulate(cluster, jobs, scheduler, place, sticky=sticky, round_length=round_length,
-                      observe=lambda inst, sol: seen.append((inst, sol)))
+    result = simulate(
+        cluster,
+        jobs,
+        scheduler,
+        place,
+        sticky=sticky,
+        round_length=round_length,
+        observe=lambda inst, sol: seen.append((inst, sol)),
+    )
     gaps = []
     for instance, solution in seen[::every]:
         heuristic = FAMILY.evaluate(instance, solution).objective
         best = solve(FAMILY, instance, BY_NAME[exact], options=options)
-        gaps.append(RoundGap(instance.name, len(instance.jobs), heuristic, best.objective,
-                             best.bound, best.status))
+        gaps.append(RoundGap(instance.name, len(instance.jobs), heuristic, best.objective, best.bound, best.status))
     return result, gaps

@@ -61,8 +61,9 @@ def exact_policy(options: SolveOptions, backend: str = "milp") -> Place:
         ctx = RunContext(replace(options, seed=seed), method.resolve_params({}))
         output = method.run(instance, ctx)
         if output.solution is None:
-            raise PackgapError(f"exact-{backend} found no placement for {instance.name}: "
-                               f"{output.status} {output.message}")
+            raise PackgapError(
+                f"exact-{backend} found no placement for {instance.name}: {output.status} {output.message}"
+            )
         solution: PlacementSolution = output.solution
         return solution
 

@@ -8,6 +8,7 @@ import pytest
 
 from heuristics.placement import POLICIES
 from instances.pal_rounds import PAPER_MODEL_CLASSES, generate_round, trace_round
+from instances.pal_synergy import synergy_trace
 from instances.pal_traces import read_gpu_table, read_sia_philly, read_workload
 from instances.pal_variability import (
     artifact_factors,
@@ -101,3 +102,11 @@ def test_real_files() -> None:
     for c, column in table.factors.items():
         assert np.abs(np.asarray(rebuilt[c]) - np.asarray(column)).max() <= 2.3e-16
         assert sum(x != y for x, y in zip(rebuilt[c], column, strict=True)) <= 1
+
+
+def test_synergy_trace_is_seeded_and_mostly_single_gpu() -> None:
+    trace = synergy_trace(2000, 10.0, seed=4)
+    assert trace == synergy_trace(2000, 10.0, seed=4)
+    assert sum(j.gpus == 1 for j in trace) / len(trace) > 0.78
+    gaps = np.diff([j.submit_time for j in trace])
+    assert np.mean(gaps) == pytest.approx(360.0, rel=0.1) and np.all(gaps >= 0)

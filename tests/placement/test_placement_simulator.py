@@ -6,13 +6,14 @@ import pytest
 
 from analysis.methods.placement import exact_policy
 from analysis.placement_gaps import round_gaps
-from analysis.placement_replay import replay
+from analysis.placement_replay import replay, replay_rounds
 from heuristics.placement import POLICIES, cluster_policy
 from heuristics.placement.artifact import artifact_bins
 from heuristics.placement.schedulers import SCHEDULERS, fifo, las
 from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
 from instances.pal_traces import read_gpu_table, read_workload
 from packgap.errors import PackgapError
+from packgap.placement import FAMILY
 from packgap.placement.simulator import Cluster, SimJob, simulate
 from solvers.outcome import SolveOptions
 
@@ -134,3 +135,6 @@ def test_replay_extras_cannot_change_packed_results() -> None:
         assert replay(TRACES, 1, policy).finish == replay(TRACES, 1, policy, extras=0).finish
     pal_run = replay(TRACES, 1, "pal")
     assert len(pal_run.finish) == 160
+    rounds = replay_rounds(TRACES, 2, every=50)
+    assert rounds and all(r.num_gpus == 64 and r.jobs for r in rounds)
+    FAMILY.validate(rounds[0], POLICIES["pal"].place(rounds[0], 0))
