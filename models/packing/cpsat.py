@@ -15,6 +15,7 @@ When none does, 0.001 s ticks are used with durations, offsets and arrivals roun
 deadlines down, so the answer stays feasible, but ``exact`` is False: the solver's bound
 is then no bound on the real problem. The objective weights ``w_c * tick`` and ``w_l`` are
 made integers by one common scale (exact when their ratio has a denominator <= 10^9).
+The closed-form bounds of :mod:`models.packing.bounds` enter as cuts.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from models.packing.bounds import lower_bound
 from models.packing.data import Candidate, candidates, horizon, weights
 from packgap.packing import PackingInstance, PackingSolution
 from solvers.cpsat import new_model
@@ -106,7 +108,12 @@ def build_cpsat(instance: PackingInstance, hint: PackingSolution | None = None) 
     for j, job in enumerate(instance.jobs):
         model.add(sum(completion[j]) <= math.floor(job.deadline / res + 1e-6)).only_enforce_if(
             ~late[j])
-    model.minimize(big_a * sum(sum(terms) for terms in completion.values()) + big_b * sum(late))
+    # models.packing.bounds as cuts; rounded completions only grow, so they stay valid.
+    floor = lower_bound(instance)
+    total = sum(sum(terms) for terms in completion.values())
+    model.add(total >= math.floor(floor.sum_completion / res - 1e-6))
+    model.add(sum(late) >= floor.late)
+    model.minimize(big_a * total + big_b * sum(late))
     if hint is not None:
         _add_hint(instance, model, cands, present, start, hint, res)
     return PackingCpModel(model, cands, present, start, res, scale, w.constant,

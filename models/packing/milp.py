@@ -15,14 +15,16 @@ machines of width d (a cumulative schedule of width-d intervals splits onto them
 
 Objective: the evaluator's ``w_c * sum C + w_l * sum L + constant``
 (:func:`models.packing.data.weights`). Machines of a type are symmetric; machine i + 1 of a
-type holds no more groups than machine i. A naive big-M model: meant for small N, the
-cross-check of CP-SAT and the gap reference of the pipelines.
+type holds no more groups than machine i. The closed-form bounds of
+:mod:`models.packing.bounds` enter as cuts on ``sum C`` and ``sum L``. Still a big-M model:
+meant for small N, the cross-check of CP-SAT and the gap reference of the pipelines.
 """
 
 from __future__ import annotations
 
 import pyomo.environ as pyo
 
+from models.packing.bounds import lower_bound
 from models.packing.data import Candidate, candidates, horizon, weights
 from packgap.errors import PackgapError
 from packgap.packing import PackingInstance
@@ -64,6 +66,10 @@ def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candi
     add_completion(model, instance, cands, ms, big_m)
     add_disjunctions(model, cands, ms, big_m)
     add_symmetry_breaking(model, ms)
+    # The relaxations of models.packing.bounds as valid cuts: the LP alone sees no queueing.
+    floor = lower_bound(instance)
+    model.srpt_cut = pyo.Constraint(expr=sum(model.C[j] for j in model.J_SET) >= floor.sum_completion)
+    model.late_cut = pyo.Constraint(expr=sum(model.L[j] for j in model.J_SET) >= floor.late)
     model.objective = pyo.Objective(
         expr=w.completion * sum(model.C[j] for j in model.J_SET)
         + w.late * sum(model.L[j] for j in model.J_SET)
