@@ -118,6 +118,25 @@ def instances_generate(
     err.print(f"wrote {output} ({fam.name}, {instance.name})")
 
 
+@instances_app.command("from-trace")
+@reports_errors
+def instances_from_trace(
+    kind: Annotated[str, typer.Argument(help="Trace kind: " + ", ".join(generators.TRACE_BUILDERS))],
+    path: Annotated[Path, typer.Argument(help="Trace file (relative paths also tried in the trace folder).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
+    seed: Seed = 0,
+    max_jobs: Annotated[int | None, typer.Option(help="Keep only the first N jobs.")] = None,
+    gpu_types: Annotated[str | None, typer.Option(help="NAME:COUNT,... cluster (muri).")] = None,
+    traces: Annotated[str | None, typer.Option("--traces", help="Trace folder (else $PACKGAP_TRACES).")] = None,
+) -> None:
+    """Build an instance from a public trace file, by the documented mapping rule."""
+    opts = {"seed": seed, "max_jobs": max_jobs, "gpu_types": gpu_types}
+    instance = generators.from_trace(kind, path, opts, traces)
+    fam = family(generators.TRACE_BUILDERS[kind].family)
+    jsonio.write(fam.instance_to_dict(instance), output)
+    err.print(f"wrote {output} ({fam.name}, {instance.name})")
+
+
 @instances_app.command("check")
 @reports_errors
 def instances_check(file: Path) -> None:

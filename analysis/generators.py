@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from instances import muri, pal_rounds
 from instances import packing as packing_gen
-from instances import pal_rounds
 from instances import planning as planning_gen
+from instances.traces import traces_dir
 from packgap.errors import PackgapError, UnknownNameError
 
 
@@ -76,3 +78,41 @@ def parse_ints(text: str, option: str) -> list[int]:
             raise PackgapError(f"{option}: expected numbers like 4,6,8 or 0-4, got {part.strip()!r}")
         values.update(range(int(lo), int(hi) + 1) if dash else [int(lo)])
     return sorted(values)
+
+
+def _muri(path: Path, opts: Mapping[str, Any]) -> Any:
+    kwargs: dict[str, Any] = {"max_jobs": opts.get("max_jobs")}
+    if opts.get("gpu_types") is not None:
+        kwargs["gpu_types"] = planning_gen.parse_gpu_types(opts["gpu_types"])
+    return muri.build(path, opts["seed"], **kwargs)
+
+
+@dataclass(frozen=True)
+class TraceBuilder:
+    family: str
+    build: Callable[[Path, Mapping[str, Any]], Any]
+    options: tuple[str, ...]
+    description: str
+
+
+TRACE_BUILDERS: dict[str, TraceBuilder] = {
+    "muri": TraceBuilder(
+        "packing", _muri, ("seed", "max_jobs", "gpu_types"), "Muri trace CSV -> packing instance (instances/muri.py)"
+    ),
+}
+
+
+def from_trace(kind: str, path: Path, opts: Mapping[str, Any], traces: str | None = None) -> Any:
+    """Build an instance from a trace file; a relative path not found here is looked up in the
+    trace folder (``--traces``, ``$PACKGAP_TRACES`` or ``../shared/traces``)."""
+    if kind not in TRACE_BUILDERS:
+        raise UnknownNameError("trace kind", kind, list(TRACE_BUILDERS))
+    builder = TRACE_BUILDERS[kind]
+    extra = sorted(k for k, v in opts.items() if v is not None and k not in builder.options)
+    if extra:
+        raise PackgapError(f"from-trace {kind} does not take " + ", ".join("--" + e.replace("_", "-") for e in extra))
+    if not path.exists() and not path.is_absolute():
+        path = traces_dir(traces) / path
+    if not path.is_file():
+        raise PackgapError(f"trace file {path} does not exist")
+    return builder.build(path, opts)

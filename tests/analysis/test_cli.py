@@ -158,3 +158,40 @@ def test_compare_table(instance, tmp_path):
     assert done.returncode == 0, done.stderr
     for word in ("mchp", "exact-milp", "gap", "primal gap"):
         assert word in done.stdout
+
+
+MURI_HEADER = (
+    "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,"
+    "iteration_time,resource_time_0,resource_time_1,resource_time_2,priority\n"
+)
+
+
+def test_from_trace_muri_with_a_tiny_file_in_the_trace_format(tmp_path):
+    folder = tmp_path / "traces" / "muri"
+    folder.mkdir(parents=True)
+    (folder / "tiny.csv").write_text(
+        MURI_HEADER + "0,2,0,1000,vgg16,16,214000,0,214,82,75,66,0\n1,2,5000,2000,bert,4,380000,0,190,0.5,163,18,1\n"
+    )
+    out = tmp_path / "muri.json"
+    done = packgap(
+        "instances",
+        "from-trace",
+        "muri",
+        "muri/tiny.csv",
+        "--traces",
+        str(tmp_path / "traces"),
+        "--gpu-types",
+        "V100:4",
+        "-o",
+        str(out),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(packgap("instances", "show", str(out), "--json", cwd=tmp_path).stdout)
+    assert shown["family"] == "packing" and shown["jobs"] == 2
+    missing = packgap(
+        "instances", "from-trace", "muri", "nope.csv", "--traces", str(tmp_path), "-o", "x.json", cwd=tmp_path
+    )
+    assert missing.returncode == 2 and "nope.csv does not exist" in missing.stderr
+    wrong = packgap("instances", "from-trace", "philly", "x.csv", "-o", "x.json", cwd=tmp_path)
+    assert wrong.returncode == 2 and "unknown trace kind 'philly'" in wrong.stderr
