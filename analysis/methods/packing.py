@@ -5,6 +5,9 @@ eq. 12), ``blossom`` (Muri, efficiency only) or ``none``, then planner ``mchp`` 
 eq. 13-14), ``fifo`` or ``edf`` (section 4.5 baselines). ``estimator = "auto"`` lets the
 packer pick its own interleaving model (AM for DAB and none, Muri-P for Blossom).
 
+``homogeneous_as = "RTX4090"`` makes packing and planning blind to heterogeneity
+(CUCKOO-Homo of Table 14 with ``dab+mchp``).
+
 ``exact-milp`` and ``exact-cpsat`` report the higher of their solver's bound and the
 closed-form relaxation bound of :mod:`models.packing.bounds`.
 """
@@ -29,7 +32,7 @@ from solvers.highs import solve_pyomo
 
 
 def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
-    params: dict[str, Any] = {"estimator": "auto", "window_s": 1000.0}
+    params: dict[str, Any] = {"estimator": "auto", "window_s": 1000.0, "homogeneous_as": ""}
     if packer != "none":
         params |= {"anti_overpacking": True, "backend": "rustworkx", "neighbours": 0}
     if packer == "dab":
@@ -81,8 +84,9 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     solution = None
     if outcome.has_solution:
         solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
-    return MethodOutput(solution, outcome.status, _best_bound(instance, outcome.bound),
-                        outcome.solver, outcome.version, outcome.message)
+    return MethodOutput(
+        solution, outcome.status, _best_bound(instance, outcome.bound), outcome.solver, outcome.version, outcome.message
+    )
 
 
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
@@ -102,8 +106,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
         # Rounded data: the answer is feasible, the solver's bound bounds another problem.
         status = Status.FEASIBLE if status == Status.OPTIMAL else status
         bound, message = None, f"{message}; data off the 0.001 s grid, rounded (no proof)"
-    return MethodOutput(solution, status, _best_bound(instance, bound), outcome.solver,
-                        outcome.version, message)
+    return MethodOutput(solution, status, _best_bound(instance, bound), outcome.solver, outcome.version, message)
 
 
 _NAMES = [f"{p}+{q}" for p in PACKERS for q in PLANNERS]

@@ -65,6 +65,7 @@ class PipelineOptions:
     backend: Literal["rustworkx", "networkx"] = "rustworkx"
     window_s: float = 1000.0
     neighbours: int = 0
+    homogeneous_as: str = ""
 
 
 def _estimator(packer: Packer, options: PipelineOptions) -> Interleaving:
@@ -181,6 +182,18 @@ def _planner(planner: Planner, options: PipelineOptions) -> Callable[[PlanningIn
     raise UnknownNameError("planner", planner, PLANNERS)
 
 
+def homogeneous_view(instance: PackingInstance, gpu_type: str) -> PackingInstance:
+    """The instance as a heterogeneity-blind scheduler sees it: every GPU type behaves like
+    ``gpu_type`` (CUCKOO-Homo, section 4.6: "assumes all GPUs are NVIDIA RTX4090 during job
+    packing and execution planning"). Only packing and planning see it; the schedule of
+    step 3 runs on the real instance."""
+    if gpu_type not in instance.type_names:
+        raise UnknownNameError("GPU type", gpu_type, instance.type_names)
+    k = instance.type_names.index(gpu_type)
+    jobs = tuple(replace(j, profiles=(j.profiles[k],) * len(j.profiles)) for j in instance.jobs)
+    return replace(instance, jobs=jobs)
+
+
 def run_pipeline(
     instance: PackingInstance, packer: Packer, planner: Planner, options: PipelineOptions
 ) -> PackingSolution:
@@ -188,7 +201,8 @@ def run_pipeline(
     plan = _planner(planner, options)
     model = _estimator(packer, options)
     plans: list[Plan] = []
-    for batch in batches(instance, options.window_s):
+    seen = homogeneous_view(instance, options.homogeneous_as) if options.homogeneous_as else instance
+    for batch in batches(seen, options.window_s):
         groups = pack(batch, packer, options)
         now = default_now(batch)
         plans.append((groups, [(p, plan(p)) for _, p in

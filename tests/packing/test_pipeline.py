@@ -69,3 +69,15 @@ def test_batches_never_pair_across_windows() -> None:
     solution = run_pipeline(inst, "dab", "mchp", options)
     FAMILY.validate(inst, solution)
     assert ("r2",) in [g.jobs for g in solution.groups]
+
+
+def test_homogeneous_view_blinds_packing_and_planning() -> None:
+    from heuristics.packing.pipeline import homogeneous_view
+
+    inst = from_dict(tiny_document())
+    view = homogeneous_view(inst, "A10")
+    assert all(len(set(j.profiles)) == 1 for j in view.jobs)
+    solution = run_pipeline(inst, "dab", "mchp", PipelineOptions(homogeneous_as="A10"))
+    FAMILY.validate(inst, solution)
+    with pytest.raises(UnknownNameError, match="GPU type"):
+        homogeneous_view(inst, "H100")
