@@ -78,15 +78,32 @@ def main_options(
 
 @app.command()
 @reports_errors
-def methods(family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None) -> None:
-    """List registered methods (of one family) with a one-line description."""
+def methods(
+    family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """List registered methods (of one family), one line each; --json adds their parameters."""
     names = [family(family_name).name] if family_name else sorted(METHODS)
-    table = Table("family", "method", "kind", "parameters", "description")
-    for fam in names:
-        for m in METHODS.get(fam, {}).values():
-            params = ", ".join(f"{k}={v}" for k, v in m.defaults.items())
-            table.add_row(fam, m.name, "exact" if m.exact else "heuristic", params, m.description)
-    out.print(table)
+    listed = [m for fam in names for m in METHODS.get(fam, {}).values()]
+    if as_json:
+        rows = [
+            {
+                "family": m.family,
+                "method": m.name,
+                "exact": m.exact,
+                "description": m.description,
+                "parameters": dict(m.defaults),
+            }
+            for m in listed
+        ]
+        sys.stdout.write(jsonio.dumps(rows))
+        return
+    for m in listed:
+        out.print(
+            f"{m.family:<10} {m.name:<18} {'exact' if m.exact else 'heuristic':<9} {m.description}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @instances_app.command("generate")
