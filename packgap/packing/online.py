@@ -184,8 +184,10 @@ def simulate(
             if not starts and not cluster.heap and nxt == len(arrivals):
                 raise PackgapError(f"online policy started nothing at t={now} on an idle cluster "
                                    f"with {len(waiting)} job(s) waiting and no arrival to come")
-        while interval_s is not None and tick * interval_s <= now:
-            tick += 1
+        if interval_s is not None:
+            tick = max(tick, int(now // interval_s))
+            while tick * interval_s <= now:
+                tick += 1
         _record(queue, now, len(waiting))
         _record(running, now, len(cluster.heap))
     solution = PackingSolution(tuple(cluster.placed))
