@@ -56,8 +56,7 @@ def snapshot(view: View) -> tuple[PackingInstance, list[tuple[int, ...]]] | None
     kept = [k for k, free in enumerate(view.free) if free]
     widest = max((len(view.free[k]) for k in kept), default=0)
     jobs = tuple(
-        replace(j, arrival=0.0, deadline=max(0.0, j.deadline - view.now),
-                profiles=tuple(j.profiles[k] for k in kept))
+        replace(j, arrival=0.0, deadline=max(0.0, j.deadline - view.now), profiles=tuple(j.profiles[k] for k in kept))
         for j in view.queue.jobs
         if j.gpus <= widest
     )
@@ -175,16 +174,20 @@ def compare_online(
 
 
 def report_to_dict(report: OnlineReport) -> dict[str, Any]:
-    return {"pipeline": report.pipeline, "params": report.params, "metrics": report.metrics,
-            "run": run_to_dict(report.run)}
+    return {
+        "pipeline": report.pipeline,
+        "params": report.params,
+        "metrics": report.metrics,
+        "run": run_to_dict(report.run),
+    }
 
 
-def online_document(instance: PackingInstance, reports: Sequence[OnlineReport],
-                    references: Sequence[Reference]) -> dict[str, Any]:
+def online_document(
+    instance: PackingInstance, reports: Sequence[OnlineReport], references: Sequence[Reference]
+) -> dict[str, Any]:
     """Runs and the references beside them, as one JSON document (``packgap.jsonio.dumps``)."""
     return {
         "instance": instance.name,
         "references": [asdict(r) for r in references],
         "pipelines": [report_to_dict(r) for r in reports],
     }
-

@@ -71,14 +71,19 @@ def jct_lower_bound(instance: PackingInstance) -> float:
     return total / len(instance.jobs)
 
 
-def references(instance: PackingInstance, *, exact: str | None = None,
-               options: SolveOptions | None = None) -> list[Reference]:
+def references(
+    instance: PackingInstance, *, exact: str | None = None, options: SolveOptions | None = None
+) -> list[Reference]:
     """The lower bound, plus the offline optimum (or its bound) of method ``exact`` if named."""
     result = [Reference("lower bound", jct_lower_bound(instance), "standalone-or-best-partner offsets")]
     if exact is None:
         return result
-    offline = solve(FAMILY, replace(instance, objective="mean-jct"), method("packing", exact),
-                    options=options or SolveOptions(time_limit=60.0))
+    offline = solve(
+        FAMILY,
+        replace(instance, objective="mean-jct"),
+        method("packing", exact),
+        options=options or SolveOptions(time_limit=60.0),
+    )
     if offline.status == Status.OPTIMAL and offline.objective is not None:
         result.append(Reference("offline optimum", offline.objective, exact))
     elif offline.bound is not None and math.isfinite(offline.bound):

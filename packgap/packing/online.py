@@ -182,8 +182,10 @@ def simulate(
             for start in starts:
                 cluster.start(now, start, waiting)
             if not starts and not cluster.heap and nxt == len(arrivals):
-                raise PackgapError(f"online policy started nothing at t={now} on an idle cluster "
-                                   f"with {len(waiting)} job(s) waiting and no arrival to come")
+                raise PackgapError(
+                    f"online policy started nothing at t={now} on an idle cluster "
+                    f"with {len(waiting)} job(s) waiting and no arrival to come"
+                )
         if interval_s is not None:
             tick = max(tick, int(now // interval_s))
             while tick * interval_s <= now:
@@ -191,8 +193,9 @@ def simulate(
         _record(queue, now, len(waiting))
         _record(running, now, len(cluster.heap))
     solution = PackingSolution(tuple(cluster.placed))
-    return OnlineRun(solution, tuple(outcomes(instance, solution)), tuple(queue), tuple(running),
-                     replans, interval_s, on_events)
+    return OnlineRun(
+        solution, tuple(outcomes(instance, solution)), tuple(queue), tuple(running), replans, interval_s, on_events
+    )
 
 
 def to_dict(run: OnlineRun) -> dict[str, Any]:

@@ -95,10 +95,14 @@ def checked(policy):  # type: ignore[no-untyped-def]
 
 
 @settings(max_examples=20, deadline=None)
-@given(instances(max_jobs=6), st.sampled_from(["dab+mchp", "blossom+edf", "none+fifo"]),
-       st.sampled_from([(30.0, False), (None, True), (45.0, True)]))
-def test_online_runs_validate_and_never_preempt(inst: PackingInstance, pipeline: str,
-                                                 timing: tuple[float | None, bool]) -> None:
+@given(
+    instances(max_jobs=6),
+    st.sampled_from(["dab+mchp", "blossom+edf", "none+fifo"]),
+    st.sampled_from([(30.0, False), (None, True), (45.0, True)]),
+)
+def test_online_runs_validate_and_never_preempt(
+    inst: PackingInstance, pipeline: str, timing: tuple[float | None, bool]
+) -> None:
     policy, _ = pipeline_replan(pipeline)
     run = simulate(inst, checked(policy), interval_s=timing[0], on_events=timing[1])
     FAMILY.validate(inst, run.solution)
@@ -138,7 +142,9 @@ def test_snapshot_keeps_free_gpus_and_counts_deadlines_from_now() -> None:
     inst, free = snap
     assert [(t.name, t.count) for t in inst.gpu_types] == [("B", 1)] and free == [(2,)]
     assert [(j.id, j.arrival, j.deadline, len(j.profiles)) for j in inst.jobs] == [
-        ("late", 0.0, 0.0, 1), ("due", 0.0, 200.0, 1)]
+        ("late", 0.0, 0.0, 1),
+        ("due", 0.0, 200.0, 1),
+    ]
     assert snapshot(View(100.0, replace(queue, jobs=jobs[2:]), ((), (2,)), ())) is None
 
 
