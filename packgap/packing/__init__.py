@@ -9,7 +9,7 @@ from packgap.packing import instance, solution
 from packgap.packing.evaluate import evaluate, outcomes, validate
 from packgap.packing.instance import Job, PackingInstance
 from packgap.packing.solution import PackingSolution, PlacedGroup
-from packgap.packing.timeline import GroupTimeline, candidate_groups, group_timelines
+from packgap.packing.timeline import GroupTimeline, audit_rows, candidate_groups, group_timelines
 
 
 def _summary(inst: PackingInstance) -> dict[str, Any]:
@@ -49,6 +49,7 @@ __all__ = [
     "PackingInstance",
     "PackingSolution",
     "PlacedGroup",
+    "audit_rows",
     "candidate_groups",
     "group_timelines",
     "outcomes",

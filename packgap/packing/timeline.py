@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from packgap.packing.instance import Interleaving, Job, PackingInstance
 from packgap.packing.interleave import Member, am_group_iteration, muri_p_iteration
@@ -72,3 +73,19 @@ def candidate_groups(
         for b in jobs[i + 1 :]:
             if a.gpus == b.gpus:
                 yield (a.id, b.id), group_timelines(instance, [a, b])
+
+
+def audit_rows(instance: PackingInstance) -> list[dict[str, Any]]:
+    """:func:`candidate_groups` as JSON-ready rows, one per (group, GPU type), for audit."""
+    return [
+        {
+            "jobs": list(ids),
+            "gpu_type": line.gpu_type,
+            "interleaved_ms": line.interleaved_ms,
+            "standalone_ms": list(line.standalone_ms),
+            "completion_s": list(line.completion),
+            "duration_s": line.duration,
+        }
+        for ids, lines in candidate_groups(instance)
+        for line in lines
+    ]

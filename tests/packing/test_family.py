@@ -132,3 +132,14 @@ def test_candidate_groups_export() -> None:
     a800 = table[("r1", "b1")][0]
     assert a800.interleaved_ms == 543 and a800.standalone_ms == (145, 445)
     assert a800.completion == pytest.approx((108.6, 153.1))
+
+
+def test_audit_rows_are_json_and_match_the_timelines() -> None:
+    from packgap.packing import audit_rows
+
+    inst = from_dict(tiny_document())
+    rows = audit_rows(inst)
+    assert len(rows) == 6 * 2
+    row = next(r for r in rows if r["jobs"] == ["r1", "b1"] and r["gpu_type"] == "A800")
+    assert row["interleaved_ms"] == 543 and row["duration_s"] == pytest.approx(153.1)
+    assert json.loads(jsonio.dumps(rows)) == json.loads(jsonio.dumps(rows))
