@@ -142,4 +142,4 @@ def test_audit_rows_are_json_and_match_the_timelines() -> None:
     assert len(rows) == 6 * 2
     row = next(r for r in rows if r["jobs"] == ["r1", "b1"] and r["gpu_type"] == "A800")
     assert row["interleaved_ms"] == 543 and row["duration_s"] == pytest.approx(153.1)
-    assert json.loads(jsonio.dumps(rows)) == json.loads(jsonio.dumps(rows))
+    assert json.loads(jsonio.dumps(rows))[0]["jobs"] == rows[0]["jobs"]
