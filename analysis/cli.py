@@ -25,6 +25,7 @@ from analysis.compare import compare_instance
 from analysis.methods import METHODS, resolve
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.run import solve as run_solve
+from analysis.simulate import simulate_packing
 from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
 from packgap import jsonio
@@ -328,6 +329,45 @@ def report(
         sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
     else:
         out.print(_gap_table(frame, by))
+
+
+@app.command()
+@reports_errors
+def simulate(
+    file: Path,
+    pipeline: Annotated[str, typer.Option("--pipeline", help="packing: pipeline(s), e.g. dab+mchp or all.")] = "all",
+    interval: Annotated[float, typer.Option("--interval", help="packing: seconds between re-plans (0: none).")] = 60.0,
+    on_events: Annotated[bool, typer.Option("--on-events", help="packing: also re-plan at arrivals/ends.")] = False,
+    reference: Annotated[
+        str | None, typer.Option("--reference", help="packing: exact method for the offline optimum (small N).")
+    ] = None,
+    time_limit: TimeLimit = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write the run's figure (PNG).")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Simulate a trace online and print each policy's metrics beside a bound."""
+    fam, instance = load_instance(file)
+    if fam.name != "packing":
+        raise PackgapError(f"simulate takes packing instances; {file} is a {fam.name} instance")
+    document = simulate_packing(
+        instance,
+        pipeline,
+        interval_s=interval or None,
+        on_events=on_events,
+        reference=reference,
+        time_limit=time_limit,
+        plot=plot,
+    )
+    if as_json:
+        sys.stdout.write(jsonio.dumps(document))
+        return
+    keys = ("mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "makespan_s", "max_queue", "mean_queue")
+    table = Table("pipeline", *keys, title=f"{instance.name} online")
+    for run in document["pipelines"]:
+        table.add_row(run["pipeline"], *[_fmt(run["metrics"][k]) for k in keys])
+    for ref in document["references"]:
+        table.add_row(escape(f"{ref['kind']} ({ref['source']})"), _fmt(ref["mean_jct_s"]), *["" for _ in keys[1:]])
+    out.print(table)
 
 
 def _gap_table(frame: Any, by: str | None) -> Table:

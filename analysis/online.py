@@ -28,7 +28,7 @@ from itertools import pairwise
 from typing import Any
 
 from analysis.methods import method
-from analysis.methods.packing import PIPELINES, _options
+from analysis.methods.packing import PIPELINES, pipeline_options
 from analysis.online_bound import Reference
 from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
 from packgap.errors import UnknownNameError
@@ -145,7 +145,7 @@ def pipeline_replan(pipeline: str, params: Mapping[str, Any] | None = None) -> t
     """The policy of a registered pipeline and its resolved parameters (as the offline method's)."""
     packer, planner = _split(pipeline)
     resolved = method("packing", pipeline).resolve_params(params or {})
-    return pipeline_policy(packer, planner, _options(dict(resolved))), resolved
+    return pipeline_policy(packer, planner, pipeline_options(dict(resolved))), resolved
 
 
 def simulate_pipeline(

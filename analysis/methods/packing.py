@@ -44,7 +44,7 @@ def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
     return params
 
 
-def _options(params: dict[str, Any]) -> PipelineOptions:
+def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
     estimator = params["estimator"]
     if estimator != "auto" and estimator not in INTERLEAVINGS:
         raise UnknownNameError("estimator", estimator, ["auto", *INTERLEAVINGS])
@@ -54,7 +54,7 @@ def _options(params: dict[str, Any]) -> PipelineOptions:
 
 def _runner(packer: Packer, planner: Planner) -> Any:
     def run(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-        solution = run_pipeline(instance, packer, planner, _options(dict(ctx.params)))
+        solution = run_pipeline(instance, packer, planner, pipeline_options(dict(ctx.params)))
         return MethodOutput(solution, Status.FEASIBLE)
 
     return run

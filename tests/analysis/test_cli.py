@@ -195,3 +195,21 @@ def test_from_trace_muri_with_a_tiny_file_in_the_trace_format(tmp_path):
     assert missing.returncode == 2 and "nope.csv does not exist" in missing.stderr
     wrong = packgap("instances", "from-trace", "philly", "x.csv", "-o", "x.json", cwd=tmp_path)
     assert wrong.returncode == 2 and "unknown trace kind 'philly'" in wrong.stderr
+
+
+def test_simulate_packing_online(tmp_path):
+    instance = tmp_path / "pk.json"
+    packgap("instances", "generate", "packing", "--jobs", "6", "--seed", "2", "-o", str(instance), cwd=tmp_path)
+    plot = tmp_path / "online.png"
+    done = packgap(
+        "simulate", str(instance), "--pipeline", "dab+mchp,none+fifo", "--json", "--plot", str(plot), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert [p["pipeline"] for p in document["pipelines"]] == ["dab+mchp", "none+fifo"]
+    bound = document["references"][0]
+    assert bound["kind"] == "lower bound"
+    assert all(p["metrics"]["mean_jct_s"] >= bound["mean_jct_s"] - 1e-9 for p in document["pipelines"])
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    bad = packgap("simulate", str(instance), "--pipeline", "dab+nothing", cwd=tmp_path)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
