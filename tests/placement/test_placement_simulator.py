@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.methods.placement import exact_policy
 from analysis.placement_gaps import round_gaps
@@ -138,3 +141,23 @@ def test_replay_extras_cannot_change_packed_results() -> None:
     rounds = replay_rounds(TRACES, 2, every=50)
     assert rounds and all(r.num_gpus == 64 and r.jobs for r in rounds)
     FAMILY.validate(rounds[0], POLICIES["pal"].place(rounds[0], 0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 8), st.integers(0, 2000), st.integers(1, 900),
+                          st.sampled_from("AB")), min_size=1, max_size=8),
+       st.sampled_from(sorted(POLICIES)), st.sampled_from(sorted(SCHEDULERS)))
+def test_every_job_finishes_no_faster_than_its_best_gpus(rows, policy, scheduler) -> None:
+    scores = {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2), "B": (1.0, 1.1, 1.0, 1.0, 1.0, 1.3, 1.0, 1.0)}
+    cluster = Cluster(2, 4, ("A", "B"), scores, 1.7)
+    jobs = [_job(str(i), g, float(t), float(w), c) for i, (g, t, w, c) in enumerate(rows)]
+    chosen = cluster_policy(policy, cluster)
+    res = simulate(cluster, jobs, SCHEDULERS[scheduler], chosen.place, sticky=chosen.sticky, round_length=100.0)
+    for job in jobs:
+        fastest = sorted(scores[job.job_class])[job.gpus - 1]
+        rounds = math.ceil(job.work * fastest / 100.0 - 1e-9)
+        first_boundary = math.ceil(job.submit_time / 100.0) * 100.0
+        assert res.finish[job.id] >= first_boundary + rounds * 100.0
+        assert res.finish[job.id] % 100.0 == 0
+        assert res.wait[job.id] >= first_boundary - job.submit_time - 1e-9
+    assert all(0 <= u <= 1 for u in res.utilisation)
