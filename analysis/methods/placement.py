@@ -106,7 +106,7 @@ METHODS: tuple[Method, ...] = (
         "pal",
         "PAL: L x V matrix traversal for 2..node-size GPU jobs, PM-First otherwise (Alg. 2)",
         _binned(pal),
-        defaults={"traversal": "paper", "tie_break": "gpu", "two_sided_outliers": True},
+        defaults={"traversal": "paper", "tie_break": "gpu", "node_order": "id", "two_sided_outliers": True},
     ),
     *(Method("placement", name, text, _policy(name)) for name, text in _BASELINES.items()),
     Method(
