@@ -105,7 +105,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     if not cp.exact:
         # Rounded data: the answer is feasible, the solver's bound bounds another problem.
         status = Status.FEASIBLE if status == Status.OPTIMAL else status
-        bound, message = None, f"{message}; data off the 0.001 s grid, rounded (no proof)"
+        bound, message = None, f"{message}; data off the 1 us grid, rounded (no proof)"
     return MethodOutput(solution, status, _best_bound(instance, bound), outcome.solver, outcome.version, message)
 
 

@@ -10,11 +10,13 @@ so ``C_j = sum(start + offset * present)``; the lateness indicator ``L_j`` must 
 ``C_j`` passes the deadline (eq. 9).
 
 CP-SAT needs integers: times are counted in ticks of ``resolution`` seconds, the largest of
-1, 0.1, 0.01, 0.001 s that puts every duration, offset, arrival and deadline on the grid.
-When none does, 0.001 s ticks are used with durations, offsets and arrivals rounded up and
-deadlines down, so the answer stays feasible, but ``exact`` is False: the solver's bound
-is then no bound on the real problem. The objective weights ``w_c * tick`` and ``w_l`` are
-made integers by one common scale (exact when their ratio has a denominator <= 10^9).
+1, 0.1, 0.01, 0.001 s and 1 us that puts every duration, offset, arrival and deadline on the
+grid (to within 1/1000 of a tick, float noise; generated instances keep microseconds, so
+they land on the 1 us grid). When none does, 1 us ticks are used with durations, offsets
+and arrivals rounded up and deadlines down, so the answer stays feasible, but ``exact`` is
+False: the solver's bound is then no bound on the real problem. The objective weights
+``w_c * tick`` and ``w_l`` are made integers by one common scale (exact when their ratio
+has a denominator <= 10^13).
 The closed-form bounds of :mod:`models.packing.bounds` enter as cuts.
 """
 
@@ -30,7 +32,9 @@ from models.packing.data import Candidate, candidates, horizon, weights
 from packgap.packing import PackingInstance, PackingSolution
 from solvers.cpsat import new_model
 
-RESOLUTIONS = (1.0, 0.1, 0.01, 0.001)
+RESOLUTIONS = (1.0, 0.1, 0.01, 0.001, 1e-6)
+#: Fraction of a tick treated as float noise.
+GRID_TOL = 1e-3
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,7 @@ class PackingCpModel:
 
 
 def _on_grid(values: list[float], resolution: float) -> bool:
-    return all(abs(v / resolution - round(v / resolution)) < 1e-6 for v in values)
+    return all(abs(v / resolution - round(v / resolution)) < GRID_TOL for v in values)
 
 
 def resolution(instance: PackingInstance, cands: list[Candidate]) -> tuple[float, bool]:
@@ -66,7 +70,7 @@ def _integer_weights(a: float, b: float) -> tuple[int, int, float, bool]:
         return (1 if a > 0 else 0), 0, a if a > 0 else 1.0, True
     if a == 0:
         return 0, 1, b, True
-    ratio = Fraction(a / b).limit_denominator(10**9)
+    ratio = Fraction(a / b).limit_denominator(10**13)
     exact = abs(float(ratio) - a / b) <= 1e-12 * (a / b)
     return ratio.numerator, ratio.denominator, b / ratio.denominator, exact
 
@@ -83,7 +87,7 @@ def build_cpsat(instance: PackingInstance, hint: PackingSolution | None = None) 
     demands: dict[int, list[tuple[Any, int]]] = {}
     completion: dict[int, list[Any]] = {j: [] for j in range(len(instance.jobs))}
     for c, cand in enumerate(cands):
-        release = math.ceil(cand.release / res - 1e-6)
+        release = math.ceil(cand.release / res - GRID_TOL)
         for k, duration in enumerate(cand.durations):
             if duration is None:
                 continue
@@ -91,13 +95,13 @@ def build_cpsat(instance: PackingInstance, hint: PackingSolution | None = None) 
             s = model.new_int_var(0, h, f"s{c}_{k}")
             model.add(s >= release).only_enforce_if(x)
             model.add(s == 0).only_enforce_if(~x)
-            size = math.ceil(duration / res - 1e-6)
+            size = math.ceil(duration / res - GRID_TOL)
             interval = model.new_optional_fixed_size_interval_var(s, size, x, f"i{c}_{k}")
             demands.setdefault(k, []).append((interval, cand.demand))
             line = cand.offsets[k]
             assert line is not None
             for j, offset in zip(cand.jobs, line, strict=True):
-                completion[j].append(s + math.ceil(offset / res - 1e-6) * x)
+                completion[j].append(s + math.ceil(offset / res - GRID_TOL) * x)
             present[c, k], start[c, k] = x, s
     for k, items in demands.items():
         model.add_cumulative([i for i, _ in items], [d for _, d in items],
@@ -106,12 +110,12 @@ def build_cpsat(instance: PackingInstance, hint: PackingSolution | None = None) 
         model.add_exactly_one(x for (c, _), x in present.items() if j in cands[c].jobs)
     late = [model.new_bool_var(f"late{j}") for j in range(len(instance.jobs))]
     for j, job in enumerate(instance.jobs):
-        model.add(sum(completion[j]) <= math.floor(job.deadline / res + 1e-6)).only_enforce_if(
+        model.add(sum(completion[j]) <= math.floor(job.deadline / res + GRID_TOL)).only_enforce_if(
             ~late[j])
     # models.packing.bounds as cuts; rounded completions only grow, so they stay valid.
     floor = lower_bound(instance)
     total = sum(sum(terms) for terms in completion.values())
-    model.add(total >= math.floor(floor.sum_completion / res - 1e-6))
+    model.add(total >= math.floor(floor.sum_completion / res - GRID_TOL))
     model.add(sum(late) >= floor.late)
     model.minimize(big_a * total + big_b * sum(late))
     if hint is not None:
@@ -137,7 +141,7 @@ def _add_hint(
         c = by_jobs.get(frozenset(index[j] for j in g.jobs))
         k = instance.type_names.index(g.gpu_type)
         if c is not None and (c, k) in present:
-            chosen[c, k] = math.ceil(g.start / res - 1e-6)
+            chosen[c, k] = math.ceil(g.start / res - GRID_TOL)
     for key, x in present.items():
         model.add_hint(x, key in chosen)
         model.add_hint(start[key], chosen.get(key, 0))

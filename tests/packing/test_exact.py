@@ -82,3 +82,15 @@ def test_cpsat_mixed_demand_answers_validate(inst: PackingInstance) -> None:
     out, value = _solve("exact-cpsat", inst, hint="none")
     if out.status == Status.OPTIMAL:
         assert out.bound == pytest.approx(value, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_generated_instances_are_exact_for_cpsat_and_agree(seed: int) -> None:
+    from instances.packing import generate
+
+    inst = generate(6, seed, gpu_types=(("A800", 2), ("A10", 4)))
+    assert build_cpsat(inst).exact  # microsecond data -> 1 us ticks
+    milp, v_milp = _solve("exact-milp", inst)
+    cp, v_cp = _solve("exact-cpsat", inst)
+    assert milp.status == cp.status == Status.OPTIMAL
+    assert v_milp == pytest.approx(v_cp, rel=1e-9)
