@@ -24,11 +24,13 @@ from typing import Literal
 from heuristics.placement.lv_matrix import Traversal, traverse
 from heuristics.placement.pm_first import TieBreak, place_by_class, pm_first_gpus
 from heuristics.placement.pm_score import ClassBins
+from packgap.errors import UnknownNameError
 from packgap.placement import PlacementInstance, PlacementSolution
 
 #: Order in which the within-node step looks at nodes: ascending id, or the PAL artifact's
 #: most eligible GPUs first (ascending id among equals, its order on CPUs without AVX-512).
 NodeOrder = Literal["id", "most-eligible"]
+NODE_ORDERS = ("id", "most-eligible")
 
 
 def pal_gpus(
@@ -42,6 +44,8 @@ def pal_gpus(
     node_order: NodeOrder = "id",
 ) -> list[int]:
     """Algorithm 2 for one job."""
+    if node_order not in NODE_ORDERS:
+        raise UnknownNameError("node_order", node_order, NODE_ORDERS)
     scores = bins.scores
     if not 1 < demand <= gpus_per_node:
         return pm_first_gpus(free, demand, scores, gpus_per_node, tie_break)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from heuristics.placement import POLICIES, bin_class, bin_scores, pal, placement_order, pm_first
 from heuristics.placement.baselines import packed_gpus
 from heuristics.placement.pm_first import pm_first_gpus
+from packgap.errors import UnknownNameError
 from packgap.placement import FAMILY, Job, PlacementInstance
 from packgap.placement.instance import from_dict
 from tests.placement.round_docs import round_document
@@ -60,3 +62,10 @@ def test_every_policy_places_validly_and_deterministically(inst: PlacementInstan
         sol = policy.place(inst, 7)
         FAMILY.validate(inst, sol)
         assert policy.place(inst, 7) == sol
+
+
+def test_unknown_options_fail_loudly() -> None:
+    inst = from_dict(round_document())
+    for bad in ({"traversal": "zigzag"}, {"tie_break": "coin"}, {"node_order": "random"}):
+        with pytest.raises(UnknownNameError):
+            pal(inst, **bad)  # type: ignore[arg-type]
