@@ -35,9 +35,10 @@ class JobOutcome:
     completion: float
 
 
-def _group_problems(instance: PackingInstance, i: int, g: PlacedGroup) -> list[str]:
+def _group_problems(
+    instance: PackingInstance, index: dict[str, int], i: int, g: PlacedGroup
+) -> list[str]:
     where = f"groups[{i}]"
-    index = instance.job_index()
     counts = {t.name: t.count for t in instance.gpu_types}
     problems: list[str] = []
     if not 1 <= len(g.jobs) <= 2:
@@ -64,8 +65,7 @@ def _group_problems(instance: PackingInstance, i: int, g: PlacedGroup) -> list[s
     return problems
 
 
-def _timeline(instance: PackingInstance, g: PlacedGroup) -> GroupTimeline:
-    index = instance.job_index()
+def _timeline(instance: PackingInstance, index: dict[str, int], g: PlacedGroup) -> GroupTimeline:
     k = instance.type_names.index(g.gpu_type)
     jobs = [instance.jobs[index[j]] for j in g.jobs]
     return timeline(jobs, k, g.gpu_type, instance.interleaving, instance.interference)
@@ -81,11 +81,11 @@ def validate(instance: PackingInstance, solution: PackingSolution) -> None:
     """
     problems: list[str] = []
     placed: dict[str, int] = {}
+    index = instance.job_index()
     for i, g in enumerate(solution.groups):
-        problems += _group_problems(instance, i, g)
+        problems += _group_problems(instance, index, i, g)
         for j in g.jobs:
             placed[j] = placed.get(j, 0) + 1
-    index = instance.job_index()
     problems += [
         f"job {j!r} placed {n} times (must be exactly once)" for j, n in placed.items() if n > 1 and j in index
     ]
@@ -96,7 +96,7 @@ def validate(instance: PackingInstance, solution: PackingSolution) -> None:
         raise ValidationError("packing", problems)
     busy: dict[tuple[str, int], list[tuple[float, float, int]]] = {}
     for i, g in enumerate(solution.groups):
-        end = g.start + _timeline(instance, g).duration
+        end = g.start + _timeline(instance, index, g).duration
         for gpu in g.gpus:
             busy.setdefault((g.gpu_type, gpu), []).append((g.start, end, i))
     for (name, gpu), spans in sorted(busy.items()):
@@ -116,8 +116,9 @@ def validate(instance: PackingInstance, solution: PackingSolution) -> None:
 def outcomes(instance: PackingInstance, solution: PackingSolution) -> list[JobOutcome]:
     """Start and completion time of every job of a validated solution."""
     result: list[JobOutcome] = []
+    index = instance.job_index()
     for i, g in enumerate(solution.groups):
-        line = _timeline(instance, g)
+        line = _timeline(instance, index, g)
         for job, offset in zip(g.jobs, line.completion, strict=True):
             result.append(JobOutcome(job, i, g.start, g.start + offset))
     return result

@@ -108,9 +108,6 @@ class _Job:
         self.comm = 0.0
         self.unlaunched = 0.0
 
-    def state(self) -> tuple[float, ...]:
-        return (*(w for _, w in self.gpu), self.comm, self.unlaunched)
-
 
 def _advance(queue: list[list[float]], factor: float, window: float) -> tuple[float, float]:
     """Run a job's GPU queue for ``window`` ms; return (forward, backward) ms spent."""
