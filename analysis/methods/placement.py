@@ -16,7 +16,7 @@ from models.placement import cpsat as cp_placement
 from models.placement import milp as milp_placement
 from models.placement.cells import round_cells
 from packgap.errors import PackgapError, UnknownNameError
-from packgap.placement import PlacementInstance, PlacementSolution
+from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 from packgap.result import Status
 from solvers.cpsat import solve_cpsat
@@ -24,10 +24,16 @@ from solvers.highs import solve_pyomo
 from solvers.outcome import SolveOptions
 
 
+def incumbent(instance: PlacementInstance) -> float:
+    """The best evaluated objective of PAL and PM-First: the cut-off that lets the exact
+    models drop cells no better placement can use (``models.placement.cells``)."""
+    return min(FAMILY.evaluate(instance, place(instance, 0)).objective for place in (pal, pm_first))
+
+
 def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance)
+    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     model = milp_placement.build_milp(instance, rc)
     outcome = solve_pyomo(model, ctx.options)
     solution = None
@@ -39,7 +45,7 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
 def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance)
+    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
     outcome, solver = solve_cpsat(cp.model, ctx.options)
     solution = None
@@ -115,6 +121,7 @@ METHODS: tuple[Method, ...] = (
         "per-round MILP, one L x V cell per job (Pyomo + HiGHS)",
         run_exact_milp,
         exact=True,
+        defaults={"prune": True},
     ),
     Method(
         "placement",
@@ -122,7 +129,7 @@ METHODS: tuple[Method, ...] = (
         "per-round CP-SAT model, one L x V cell per job, costs floored to `resolution`",
         run_exact_cpsat,
         exact=True,
-        defaults={"resolution": 1e-6},
+        defaults={"resolution": 1e-6, "prune": True},
     ),
 )
 

@@ -36,15 +36,42 @@ class Cell:
 
 @dataclass(frozen=True)
 class RoundCells:
-    """The model's data: free GPUs, their nodes, and each job's feasible cells."""
+    """The model's data: free GPUs, their nodes, each job's feasible cells and the GPUs
+    those cells let it use (``usable[j]``)."""
 
     jobs: tuple[Job, ...]
     free: tuple[int, ...]
     node: dict[int, int]
     cells: tuple[tuple[Cell, ...], ...]
+    usable: tuple[tuple[int, ...], ...]
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every (job index, GPU) the job may use."""
+        return [(j, g) for j in range(len(self.jobs)) for g in self.usable[j]]
 
 
-def round_cells(instance: PlacementInstance) -> RoundCells:
+def round_cells(instance: PlacementInstance, upper_bound: float | None = None) -> RoundCells:
+    """The cells of every job; with ``upper_bound`` (the evaluated objective of any feasible
+    placement), cells that cannot be part of a placement at most that good are dropped: a
+    cell whose cost exceeds the job's cheapest cell by more than ``upper_bound`` minus the
+    sum of every job's cheapest cell (each job's cost is at least its cheapest cell's).
+    Every placement of objective <= ``upper_bound`` keeps all its cells, so the optimum stays."""
+    rc = _all_cells(instance)
+    if upper_bound is None:
+        return rc
+    cheapest = [min(c.cost for c in cells) for cells in rc.cells]
+    slack = upper_bound - sum(cheapest) + 1e-9 * max(1.0, abs(upper_bound))
+    kept = tuple(tuple(c for c in cells if c.cost - low <= slack)
+                 for cells, low in zip(rc.cells, cheapest, strict=True))
+    return _with_cells(rc, kept)
+
+
+def _with_cells(rc: RoundCells, cells: tuple[tuple[Cell, ...], ...]) -> RoundCells:
+    usable = tuple(max((c.eligible for c in job_cells), key=len, default=()) for job_cells in cells)
+    return RoundCells(rc.jobs, rc.free, rc.node, cells, usable)
+
+
+def _all_cells(instance: PlacementInstance) -> RoundCells:
     free = tuple(instance.free_gpus())
     node = {g: instance.node_of(g) for g in free}
     per_job = []
@@ -64,4 +91,4 @@ def round_cells(instance: PlacementInstance) -> RoundCells:
             if job.gpus > 1:
                 cells.append(Cell(True, value, weight * instance.penalty(job) * value, eligible))
         per_job.append(tuple(cells))
-    return RoundCells(instance.jobs, free, node, tuple(per_job))
+    return _with_cells(RoundCells(instance.jobs, free, node, (), ()), tuple(per_job))

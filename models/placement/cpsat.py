@@ -31,22 +31,22 @@ def build_cpsat(
     jobs = range(len(rc.jobs))
     nodes = sorted(set(rc.node.values()))
     z = {(j, c): model.new_bool_var(f"z{j}_{c}") for j in jobs for c in range(len(rc.cells[j]))}
-    x = {(j, g): model.new_bool_var(f"x{j}_{g}") for j in jobs for g in rc.free}
+    x = {(j, g): model.new_bool_var(f"x{j}_{g}") for j, g in rc.pairs()}
     u = {(j, k): model.new_bool_var(f"u{j}_{k}") for j in jobs for k in nodes}
     for j in jobs:
         cells = rc.cells[j]
         scores = instance.pm_scores[rc.jobs[j].job_class]
         model.add_exactly_one(z[j, c] for c in range(len(cells)))
-        model.add(sum(x[j, g] for g in rc.free) == rc.jobs[j].gpus)
+        model.add(sum(x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
         model.add(sum(u[j, k] for k in nodes) == sum(
             z[j, c] for c, cell in enumerate(cells) if not cell.across))
         across = [z[j, c] for c, cell in enumerate(cells) if cell.across]
-        for g in rc.free:
+        for g in rc.usable[j]:
             model.add_bool_or([x[j, g].Not(), *(z[j, c] for c, cell in enumerate(cells)
                                                 if cell.value >= scores[g])])
             model.add_bool_or([x[j, g].Not(), u[j, rc.node[g]], *across])
     for g in rc.free:
-        model.add_at_most_one(x[j, g] for j in jobs)
+        model.add_at_most_one(x[j, g] for j in jobs if (j, g) in x)
     costs = integer_costs(np.array([rc.cells[j][c].cost for j, c in z]), resolution)
     model.minimize(sum(int(k) * var for k, var in zip(costs, z.values(), strict=True)))
     return PlacementCpModel(model, z, x, resolution)
@@ -58,7 +58,7 @@ def extract(
     """The GPUs of every job and the index of the cell it chose."""
     allocations, chosen = {}, []
     for j, job in enumerate(rc.jobs):
-        allocations[job.id] = tuple(g for g in rc.free if solver.boolean_value(cp.x[j, g]))
+        allocations[job.id] = tuple(g for g in rc.usable[j] if solver.boolean_value(cp.x[j, g]))
         cells = range(len(rc.cells[j]))
         chosen.append(next(c for c in cells if solver.boolean_value(cp.z[j, c])))
     return allocations, chosen

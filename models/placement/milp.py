@@ -29,24 +29,28 @@ def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel
     jobs = range(len(rc.jobs))
     pairs = [(j, c) for j in jobs for c in range(len(rc.cells[j]))]
     nodes = sorted(set(rc.node.values()))
+    uses = rc.pairs()
     model.z = pyo.Var(pairs, domain=pyo.Binary)
-    model.x = pyo.Var([(j, g) for j in jobs for g in rc.free], domain=pyo.Binary)
+    model.x = pyo.Var(uses, domain=pyo.Binary)
     model.u = pyo.Var([(j, k) for j in jobs for k in nodes], domain=pyo.Binary)
     model.one_cell = pyo.Constraint(jobs, rule=lambda m, j: sum(
         m.z[j, c] for c in range(len(rc.cells[j]))) == 1)
     model.demand = pyo.Constraint(jobs, rule=lambda m, j: sum(
-        m.x[j, g] for g in rc.free) == rc.jobs[j].gpus)
-    model.gpu_once = pyo.Constraint(rc.free, rule=lambda m, g: sum(m.x[j, g] for j in jobs) <= 1)
+        m.x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
+    users: dict[int, list[int]] = {}
+    for j, g in uses:
+        users.setdefault(g, []).append(j)
+    model.gpu_once = pyo.Constraint(sorted(users), rule=lambda m, g: sum(m.x[j, g] for j in users[g]) <= 1)
     scores = {j: instance.pm_scores[rc.jobs[j].job_class] for j in jobs}
     model.score = pyo.Constraint(
-        [(j, g) for j in jobs for g in rc.free],
+        uses,
         rule=lambda m, j, g: m.x[j, g] <= sum(
             m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g]),
     )
     model.one_node = pyo.Constraint(jobs, rule=lambda m, j: sum(m.u[j, k] for k in nodes) == sum(
         m.z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across))
     model.locality = pyo.Constraint(
-        [(j, g) for j in jobs for g in rc.free],
+        uses,
         rule=lambda m, j, g: m.x[j, g] <= m.u[j, rc.node[g]] + sum(
             m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across),
     )
@@ -64,7 +68,7 @@ def extract(
     """The GPUs of every job and the index of the cell it chose."""
     allocations, chosen = {}, []
     for j, job in enumerate(rc.jobs):
-        allocations[job.id] = tuple(g for g in rc.free if pyo.value(model.x[j, g]) > 0.5)
+        allocations[job.id] = tuple(g for g in rc.usable[j] if pyo.value(model.x[j, g]) > 0.5)
         picks = [pyo.value(model.z[j, c]) for c in range(len(rc.cells[j]))]
         chosen.append(int(np.argmax(picks)))
     return allocations, chosen

@@ -36,6 +36,8 @@ def test_exact_models_agree_and_bound_every_policy(instance: PlacementInstance) 
     objective = _run_all(instance)
     best = objective["exact-milp"]
     assert objective["exact-cpsat"] == pytest.approx(best, abs=1e-5 * max(1, len(instance.jobs)))
+    unpruned = solve(FAMILY, instance, BY_NAME["exact-milp"], options=OPTIONS, params={"prune": False})
+    assert unpruned.status == Status.OPTIMAL and unpruned.objective == pytest.approx(best, abs=1e-9)
     for name, value in objective.items():
         assert value >= best - 1e-6, name
 
