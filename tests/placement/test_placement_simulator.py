@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 from analysis.methods.placement import exact_policy
 from analysis.placement_gaps import round_gaps
 from analysis.placement_replay import replay, replay_rounds
+from analysis.placement_sim import metrics, run
 from heuristics.placement import POLICIES, cluster_policy
 from heuristics.placement.artifact import artifact_bins
 from heuristics.placement.schedulers import SCHEDULERS, fifo, las
 from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
+from instances.pal_synergy import synergy_trace
 from instances.pal_traces import read_gpu_table, read_workload
-from packgap.errors import PackgapError
+from packgap.errors import PackgapError, UnknownNameError
 from packgap.placement import FAMILY
 from packgap.placement.simulator import Cluster, SimJob, simulate
 from solvers.outcome import SolveOptions
@@ -161,3 +163,13 @@ def test_every_job_finishes_no_faster_than_its_best_gpus(rows, policy, scheduler
         assert res.finish[job.id] % 100.0 == 0
         assert res.wait[job.id] >= first_boundary - job.submit_time - 1e-9
     assert all(0 <= u <= 1 for u in res.utilisation)
+
+
+def test_run_by_name_and_metrics() -> None:
+    cluster = Cluster(2, 4, ("A", "B", "C"), {c: (1.0,) * 8 for c in "ABC"}, 1.7)
+    jobs = synergy_trace(30, 20.0, seed=1, median_work_s=600.0)
+    row = metrics(run(cluster, jobs, "srtf", "pal", round_length=300.0, traversal="all"))
+    assert row["jobs"] == 30 and row["p99_jct_s"] >= row["mean_jct_s"] > 0
+    assert 0 < row["mean_utilisation"] <= 1
+    with pytest.raises(UnknownNameError):
+        run(cluster, jobs, "edf")
