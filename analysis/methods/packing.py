@@ -23,7 +23,7 @@ from models.packing import milp as milp_packing
 from models.packing.bounds import lower_bound
 from models.packing.data import place
 from packgap.errors import UnknownNameError
-from packgap.packing import PackingInstance
+from packgap.packing import FAMILY, PackingInstance, PackingSolution
 from packgap.packing.instance import INTERLEAVINGS
 from packgap.packing.values import DEFAULT_W
 from packgap.result import Status
@@ -89,14 +89,21 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     )
 
 
+def _hint(instance: PackingInstance, name: str) -> PackingSolution | None:
+    """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none."""
+    if name == "none":
+        return None
+    if name == "best":
+        answers = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
+        return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
+    packer, _, planner = name.partition("+")
+    if packer not in PACKERS or planner not in PLANNERS:
+        raise UnknownNameError("hint", name, [*_NAMES, "best", "none"])
+    return run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
+
+
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    hint = None
-    if ctx.params["hint"] != "none":
-        packer, _, planner = ctx.params["hint"].partition("+")
-        if packer not in PACKERS or planner not in PLANNERS:
-            raise UnknownNameError("hint", ctx.params["hint"], [*_NAMES, "none"])
-        hint = run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
-    cp = cp_packing.build_cpsat(instance, hint)
+    cp = cp_packing.build_cpsat(instance, _hint(instance, ctx.params["hint"]))
     outcome, solver = solve_cpsat(cp.model, ctx.options)
     solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
     status, bound, message = outcome.status, outcome.bound, outcome.message
@@ -138,6 +145,6 @@ METHODS: tuple[Method, ...] = (
         "joint pairing + GPU type + start CP-SAT, cumulative per GPU type",
         run_exact_cpsat,
         exact=True,
-        defaults={"hint": "dab+mchp"},
+        defaults={"hint": "best"},
     ),
 )

@@ -94,3 +94,14 @@ def test_generated_instances_are_exact_for_cpsat_and_agree(seed: int) -> None:
     cp, v_cp = _solve("exact-cpsat", inst)
     assert milp.status == cp.status == Status.OPTIMAL
     assert v_milp == pytest.approx(v_cp, rel=1e-9)
+
+
+def test_cpsat_hint_names() -> None:
+    from packgap.errors import UnknownNameError
+
+    inst = _table3("mean-jct", (1e4, 1e4))
+    for hint in ("best", "none", "dab+edf"):
+        _, value = _solve("exact-cpsat", inst, hint=hint)
+        assert value == pytest.approx(367.5)
+    with pytest.raises(UnknownNameError, match="hint"):
+        _solve("exact-cpsat", inst, hint="greedy")
