@@ -389,9 +389,12 @@ def _progress(disable: bool = False) -> Progress:
 
 
 def _fmt(value: float | None, pct: bool = False) -> str:
+    """Six significant digits (objectives range from 0.04 to 10^7 across families)."""
     if value is None or value != value:  # None or NaN: nothing to show
         return "-"
-    return f"{100 * value:.2f}%" if pct else f"{value:,.3f}"
+    if pct:
+        return f"{100 * value:.2f}%"
+    return f"{value:,.1f}" if abs(value) >= 1e5 else f"{value:.6g}"
 
 
 def _print_table(results: list[SolveResult], title: str) -> None:
