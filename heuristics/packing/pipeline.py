@@ -65,6 +65,7 @@ class PipelineOptions:
     backend: Literal["rustworkx", "networkx"] = "rustworkx"
     window_s: float = 1000.0
     neighbours: int = 0
+    min_eff: float = 0.0
     homogeneous_as: str = ""
 
 
@@ -81,10 +82,10 @@ def pack(instance: PackingInstance, packer: Packer, options: PipelineOptions) ->
         return no_packing(instance)
     if packer == "dab":
         groups = dab(instance, w=options.w, estimator=model, neighbours=options.neighbours,
-                     backend=options.backend)
+                     min_eff=options.min_eff, backend=options.backend)
     elif packer == "blossom":
         groups = muri_blossom(instance, estimator=model, neighbours=options.neighbours,
-                              backend=options.backend)
+                              min_eff=options.min_eff, backend=options.backend)
     else:
         raise UnknownNameError("packer", packer, PACKERS)
     if not options.anti_overpacking:
@@ -201,10 +202,16 @@ def run_pipeline(
     plan = _planner(planner, options)
     model = _estimator(packer, options)
     plans: list[Plan] = []
-    seen = homogeneous_view(instance, options.homogeneous_as) if options.homogeneous_as else instance
-    for batch in batches(seen, options.window_s):
-        groups = pack(batch, packer, options)
+    for batch, groups in packed_batches(instance, packer, options):
         now = default_now(batch)
         plans.append((groups, [(p, plan(p)) for _, p in
                                planning_instances(batch, groups, model, now)]))
     return schedule_plans(instance, plans)
+
+
+def packed_batches(
+    instance: PackingInstance, packer: Packer, options: PipelineOptions
+) -> list[tuple[PackingInstance, Groups]]:
+    """Each arrival batch (as packing sees it) with the groups the packer forms in it."""
+    seen = homogeneous_view(instance, options.homogeneous_as) if options.homogeneous_as else instance
+    return [(batch, pack(batch, packer, options)) for batch in batches(seen, options.window_s)]

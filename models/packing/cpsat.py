@@ -23,6 +23,7 @@ The closed-form bounds of :mod:`models.packing.bounds` enter as cuts.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -75,12 +76,18 @@ def _integer_weights(a: float, b: float) -> tuple[int, int, float, bool]:
     return ratio.numerator, ratio.denominator, b / ratio.denominator, exact
 
 
-def build_cpsat(instance: PackingInstance, hint: PackingSolution | None = None) -> PackingCpModel:
-    cands = candidates(instance)
+def build_cpsat(
+    instance: PackingInstance,
+    hint: PackingSolution | None = None,
+    groups: Sequence[Sequence[str]] | None = None,
+) -> PackingCpModel:
+    """The joint model, or with ``groups`` the exact planning of that fixed packing (GPU
+    type and start of each given group: a decomposition that isolates the planning loss)."""
+    cands = candidates(instance, groups)
     res, on_grid = resolution(instance, cands)
     w = weights(instance)
     big_a, big_b, scale, weights_exact = _integer_weights(w.completion * res, w.late)
-    h = math.ceil(horizon(instance, cands) / res + 1e-9)
+    h = math.ceil(horizon(instance, cands, fixed=groups is not None) / res + 1e-9)
     model = new_model()
     present: dict[tuple[int, int], Any] = {}
     start: dict[tuple[int, int], Any] = {}

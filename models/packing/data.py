@@ -41,8 +41,11 @@ class Weights:
     constant: float
 
 
-def candidates(instance: PackingInstance) -> list[Candidate]:
-    """Every group and type where the demand fits, except dominated pairs.
+def candidates(
+    instance: PackingInstance, only: Sequence[Sequence[str]] | None = None
+) -> list[Candidate]:
+    """Every group and type where the demand fits, except dominated pairs; or, with
+    ``only``, exactly the groups listed (a fixed packing), dominated or not.
 
     A pair whose interleaved iteration is slower than its two standalone iterations
     together (its duration exceeds the two jobs run one after the other) is dominated on
@@ -51,8 +54,11 @@ def candidates(instance: PackingInstance) -> list[Candidate]:
     :func:`horizon` a valid bound on every start of a left-shifted optimal schedule.
     """
     index = instance.job_index()
+    wanted = None if only is None else {frozenset(g) for g in only}
     result = []
     for ids, lines in candidate_groups(instance):
+        if wanted is not None and frozenset(ids) not in wanted:
+            continue
         jobs = tuple(index[j] for j in ids)
         demand = instance.jobs[jobs[0]].gpus
         alone = [
@@ -60,7 +66,7 @@ def candidates(instance: PackingInstance) -> list[Candidate]:
                                                                         strict=True))
             for line in lines
         ]
-        fits = [demand <= t.count and line.duration <= a * (1 + 1e-12)
+        fits = [demand <= t.count and (wanted is not None or line.duration <= a * (1 + 1e-12))
                 for t, line, a in zip(instance.gpu_types, lines, alone, strict=True)]
         if not any(fits):
             continue
@@ -85,10 +91,14 @@ def weights(instance: PackingInstance) -> Weights:
     return Weights(instance.alpha / n, instance.beta / n, -instance.alpha * arrivals / n)
 
 
-def horizon(instance: PackingInstance, cands: Sequence[Candidate]) -> float:
-    """Every job run alone on its slowest type, one after another, after the last arrival."""
-    alone = [max(d for d in c.durations if d is not None) for c in cands if len(c.jobs) == 1]
-    return max(j.arrival for j in instance.jobs) + sum(alone)
+def horizon(
+    instance: PackingInstance, cands: Sequence[Candidate], fixed: bool = False
+) -> float:
+    """After the last arrival, every job alone on its slowest type one after another (or,
+    for a ``fixed`` packing, every given group so): no left-shifted optimum starts later."""
+    chosen = cands if fixed else [c for c in cands if len(c.jobs) == 1]
+    slowest = [max(d for d in c.durations if d is not None) for c in chosen]
+    return max(j.arrival for j in instance.jobs) + sum(slowest)
 
 
 def place(

@@ -105,3 +105,24 @@ def test_cpsat_hint_names() -> None:
         assert value == pytest.approx(367.5)
     with pytest.raises(UnknownNameError, match="hint"):
         _solve("exact-cpsat", inst, hint="greedy")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid_instances(max_jobs=5))
+def test_exact_planning_sits_between_the_optimum_and_its_pipelines(inst: PackingInstance) -> None:
+    joint, v_joint = _solve("exact-cpsat", inst)
+    methods = {m.name: m for m in METHODS}
+    for packer in ("dab", "blossom", "none"):
+        plan = methods[f"{packer}+exact-plan"]
+        out = plan.run(inst, RunContext(OPTIONS, plan.resolve_params({})))
+        assert out.solution is not None and out.bound is None
+        FAMILY.validate(inst, out.solution)
+        value = FAMILY.evaluate(inst, out.solution).objective
+        if joint.status == Status.OPTIMAL:
+            assert v_joint <= value + 1e-9
+        if "OPTIMAL" in out.message:
+            for planner in ("mchp", "fifo", "edf"):
+                pipe = methods[f"{packer}+{planner}"]
+                solution = pipe.run(inst, RunContext(OPTIONS, pipe.resolve_params({}))).solution
+                assert solution is not None
+                assert value <= FAMILY.evaluate(inst, solution).objective + 1e-9
