@@ -25,7 +25,7 @@ from typing import Any, Literal
 from packgap.fields import Reader, join
 from packgap.packing.interleave import SYNC_RULES, Member, StageProfile, SyncRule
 from packgap.planning import GpuType
-from packgap.planning.instance import _gpu_type
+from packgap.planning.instance import read_gpu_type
 
 SCHEMA = "packgap.packing"
 VERSION = 1
@@ -143,7 +143,7 @@ def from_dict(document: Mapping[str, Any]) -> PackingInstance:
     if doc is None or any(k not in doc for k in ("name", "gpu_types", "jobs")):
         r.abort()
     name = r.string(doc["name"], "name")
-    types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: _gpu_type(r, v, p)) or []
+    types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: read_gpu_type(r, v, p)) or []
     r.unique([t.name if t else None for t in types], "gpu_types", "name")
     type_names = tuple(t.name for t in types if t is not None)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p, type_names)) or []

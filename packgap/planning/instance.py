@@ -56,7 +56,8 @@ class PlanningInstance:
         return {g.id: i for i, g in enumerate(self.groups)}
 
 
-def _gpu_type(r: Reader, value: Any, path: str) -> GpuType | None:
+def read_gpu_type(r: Reader, value: Any, path: str) -> GpuType | None:
+    """One ``{"name", "count"}`` GPU type (shared by every family with typed GPUs)."""
     obj = r.obj(value, path, {"name": True, "count": True})
     if obj is None or "name" not in obj or "count" not in obj:
         return None
@@ -98,7 +99,7 @@ def from_dict(document: Mapping[str, Any]) -> PlanningInstance:
     if doc is None or any(k not in doc for k in ("name", "gpu_types", "groups")):
         r.abort()
     name = r.string(doc["name"], "name")
-    types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: _gpu_type(r, v, p)) or []
+    types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: read_gpu_type(r, v, p)) or []
     r.unique(raw_field(doc["gpu_types"], "name"), "gpu_types", "name")
     type_names = tuple(t.name for t in types if t is not None)
     groups = r.items(doc["groups"], "groups", lambda v, p: _group(r, v, p, type_names)) or []
