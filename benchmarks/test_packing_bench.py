@@ -33,29 +33,35 @@ def test_packing_pipelines(benchmark, jobs, method):
 def test_dab_one_batch_matching(benchmark, jobs, neighbours):
     instance = generate(jobs, seed=1)
     scores = pair_scores(instance, "am", default_now(instance))
-    weight = {(int(a), int(b)): float(x) for a, b, x in
-              zip(scores.u, scores.v, total_value(scores.eff, scores.ddl), strict=True)}
+    weight = {
+        (int(a), int(b)): float(x)
+        for a, b, x in zip(scores.u, scores.v, total_value(scores.eff, scores.ddl), strict=True)
+    }
     index = instance.job_index()
 
     def total(groups) -> float:  # type: ignore[no-untyped-def]
-        return sum(weight[tuple(sorted((index[a], index[b])))] for a, b in
-                   (g for g in groups if len(g) == 2))
+        return sum(weight[tuple(sorted((index[a], index[b])))] for a, b in (g for g in groups if len(g) == 2))
 
     groups = benchmark.pedantic(
-        pack_by_matching, args=(instance, scores, lambda s: total_value(s.eff, s.ddl)),
-        kwargs={"neighbours": neighbours}, rounds=1,
+        pack_by_matching,
+        args=(instance, scores, lambda s: total_value(s.eff, s.ddl)),
+        kwargs={"neighbours": neighbours},
+        rounds=1,
     )
     benchmark.extra_info.update(matching_weight=total(groups))
     assert sorted(j for g in groups for j in g) == sorted(index)
 
 
-@pytest.mark.parametrize("jobs", sizes([4], [6, 8, 10]))
+@pytest.mark.parametrize("jobs", sizes([4], [10, 20, 30, 40]))
 @pytest.mark.parametrize("method", ["exact-milp", "exact-cpsat"])
 def test_packing_exact_models(benchmark, jobs, method):
     instance = generate(jobs, seed=3, gpu_types=(("A800", 2), ("A10", 4)))
     result = benchmark.pedantic(
-        solve, args=(FAMILY, instance, METHODS["packing"][method]), kwargs={"options": OPTIONS},
+        solve,
+        args=(FAMILY, instance, METHODS["packing"][method]),
+        kwargs={"options": OPTIONS},
         rounds=1,
     )
+    # Issue 3: time to proven optimality, or the certified gap left at 60 s.
     benchmark.extra_info.update(status=str(result.status), gap=result.gap)
     assert result.objective is not None
