@@ -39,8 +39,9 @@ def test_pm_score_binning(benchmark, gpus):
 @pytest.mark.parametrize("gpus", sizes([16], [32, 64]))
 def test_exact_milp_per_round(benchmark, gpus):
     instance = generate_round(gpus, gpus // 3, seed=1)
-    result = benchmark.pedantic(solve, args=(FAMILY, instance, BY_NAME["exact-milp"]),
-                                kwargs={"options": OPTIONS}, rounds=1)
+    result = benchmark.pedantic(
+        solve, args=(FAMILY, instance, BY_NAME["exact-milp"]), kwargs={"options": OPTIONS}, rounds=1
+    )
     benchmark.extra_info.update(status=str(result.status), gap=result.gap)
     assert result.objective is not None
 
@@ -50,10 +51,16 @@ def test_simulation_sia_philly_size(benchmark, policy):
     """160 jobs on 16 x 4 GPUs, demands and arrivals shaped like Sia-Philly."""
     inst = generate_round(64, 160, seed=2)
     rng = np.random.default_rng(2)
-    jobs = [SimJob(j.id, min(j.gpus, 48), 180.0 * i, float(rng.integers(500, 20_000)), j.model,
-                   j.job_class, 0.2) for i, j in enumerate(generate_round(640, 160, seed=2).jobs)]
+    jobs = [
+        SimJob(j.id, min(j.gpus, 48), 180.0 * i, float(rng.integers(500, 20_000)), j.model, j.job_class, 0.2)
+        for i, j in enumerate(generate_round(640, 160, seed=2).jobs)
+    ]
     cluster = Cluster(inst.nodes, inst.gpus_per_node, inst.classes, inst.pm_scores, 1.7)
     chosen = cluster_policy(policy, cluster)
-    result = benchmark.pedantic(simulate, args=(cluster, jobs, fifo, chosen.place),
-                                kwargs={"sticky": chosen.sticky, "round_length": 360.0}, rounds=1)
+    result = benchmark.pedantic(
+        simulate,
+        args=(cluster, jobs, fifo, chosen.place),
+        kwargs={"sticky": chosen.sticky, "round_length": 360.0},
+        rounds=1,
+    )
     assert len(result.jct) == len(jobs)
