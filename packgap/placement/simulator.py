@@ -139,6 +139,8 @@ def simulate(
     """Run the trace to the end of its last tracked job; ``seed + round index`` seeds each
     round's placement (random policies draw afresh every round); ``observe`` sees every
     round instance with a job to place and its placement (per-round gap reporting)."""
+    if not any(j.tracked for j in jobs):
+        raise PackgapError("the trace has no tracked job to simulate")
     too_big = [j.id for j in jobs if j.gpus > cluster.num_gpus]
     if too_big:
         raise PackgapError(f"job(s) {', '.join(too_big[:5])} need more GPUs than the cluster has")

@@ -75,6 +75,8 @@ def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
             assert all(0 <= u <= 1 for u in res.utilisation)
     with pytest.raises(PackgapError, match="more GPUs than the cluster"):
         simulate(cluster, [_job("x", 9, 0.0, 1.0)], fifo, POLICIES["pal"].place, sticky=False)
+    with pytest.raises(PackgapError, match="no tracked job"):
+        simulate(cluster, [], fifo, POLICIES["pal"].place, sticky=False)
 
 
 def test_artifact_inputs(tmp_path: Path) -> None:
