@@ -23,14 +23,16 @@ import packgap
 from analysis import generators, inspect
 from analysis.compare import compare_instance
 from analysis.methods import METHODS, resolve
+from analysis.placement_sim import run_document, simulate_trace
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.run import solve as run_solve
-from analysis.simulate import simulate_packing
+from analysis.simulate import plot_trace_run, simulate_packing
 from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
 from packgap import jsonio
 from packgap.errors import PackgapError
-from packgap.registry import family, load_instance
+from packgap.placement.trace import to_dict as trace_to_dict
+from packgap.registry import family, load_document, load_instance
 from packgap.result import SolveResult
 from solvers.outcome import SolveOptions
 
@@ -145,22 +147,27 @@ def instances_from_trace(
     seed: Seed = 0,
     max_jobs: Annotated[int | None, typer.Option(help="Keep only the first N jobs.")] = None,
     gpu_types: Annotated[str | None, typer.Option(help="NAME:COUNT,... cluster (muri).")] = None,
+    gpu_factors: Annotated[
+        Path | None, typer.Option("--gpu-factors", help="pal-sia: blox per-GPU factor table (else sampled).")
+    ] = None,
+    replay: Annotated[str | None, typer.Option("--replay", help="pal-sia: paper (default) or blox.")] = None,
     traces: Annotated[str | None, typer.Option("--traces", help="Trace folder (else $PACKGAP_TRACES).")] = None,
 ) -> None:
-    """Build an instance from a public trace file, by the documented mapping rule."""
-    opts = {"seed": seed, "max_jobs": max_jobs, "gpu_types": gpu_types}
-    instance = generators.from_trace(kind, path, opts, traces)
-    fam = family(generators.TRACE_BUILDERS[kind].family)
-    jsonio.write(fam.instance_to_dict(instance), output)
-    err.print(f"wrote {output} ({fam.name}, {instance.name})")
+    """Build an instance (or cluster trace) from a public trace file, by a documented rule."""
+    opts = {"seed": seed, "max_jobs": max_jobs, "gpu_types": gpu_types, "gpu_factors": gpu_factors, "replay": replay}
+    built = generators.from_trace(kind, path, opts, traces)
+    target = generators.TRACE_BUILDERS[kind].family
+    document = trace_to_dict(built) if target == "cluster-trace" else family(target).instance_to_dict(built)
+    jsonio.write(document, output)
+    err.print(f"wrote {output} ({target}, {built.name})")
 
 
 @instances_app.command("check")
 @reports_errors
 def instances_check(file: Path) -> None:
-    """Exit 0 when FILE is a valid instance; else list every problem and exit 2."""
-    fam, instance = load_instance(file)
-    out.print(f"{file}: valid {fam.name} instance {instance.name!r}")
+    """Exit 0 when FILE is a valid instance or cluster trace; else list every problem, exit 2."""
+    doc = load_document(file)
+    out.print(f"{file}: valid {doc.kind} {'trace' if doc.family is None else 'instance'} {doc.value.name!r}")
 
 
 @instances_app.command("show")
@@ -172,12 +179,12 @@ def instances_show(
     bins: Annotated[bool, typer.Option("--bins", help="placement: PAL's PM-score bins and chosen K.")] = False,
 ) -> None:
     """A readable summary of an instance (with --groups / --bins, the exact models' inputs)."""
-    fam, instance = load_instance(file)
-    summary: dict[str, Any] = {"family": fam.name, **fam.summary(instance)}
+    doc = load_document(file)
+    summary: dict[str, Any] = doc.summary()
     if groups:
-        summary["groups"] = inspect.packing_groups(instance)
+        summary["groups"] = inspect.packing_groups(doc.value)
     if bins:
-        summary["bins"] = inspect.placement_bins(instance)
+        summary["bins"] = inspect.placement_bins(doc.value)
     if as_json:
         sys.stdout.write(jsonio.dumps(summary))
         return
@@ -335,24 +342,79 @@ def report(
 @reports_errors
 def simulate(
     file: Path,
-    pipeline: Annotated[str, typer.Option("--pipeline", help="packing: pipeline(s), e.g. dab+mchp or all.")] = "all",
-    interval: Annotated[float, typer.Option("--interval", help="packing: seconds between re-plans (0: none).")] = 60.0,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="cluster trace: fifo, las or srtf.")] = None,
+    placement: Annotated[
+        str | None, typer.Option("--placement", help="cluster trace: pal, pm-first, packed-sticky, ..., exact.")
+    ] = None,
+    pipeline: Annotated[
+        str | None, typer.Option("--pipeline", help="packing: pipeline(s), e.g. dab+mchp or all.")
+    ] = None,
+    interval: Annotated[float | None, typer.Option("--interval", help="packing: seconds between re-plans.")] = None,
     on_events: Annotated[bool, typer.Option("--on-events", help="packing: also re-plan at arrivals/ends.")] = False,
     reference: Annotated[
         str | None, typer.Option("--reference", help="packing: exact method for the offline optimum (small N).")
     ] = None,
+    seed: Seed = 0,
     time_limit: TimeLimit = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the run's figure (PNG).")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Simulate a trace online and print each policy's metrics beside a bound."""
-    fam, instance = load_instance(file)
-    if fam.name != "packing":
-        raise PackgapError(f"simulate takes packing instances; {file} is a {fam.name} instance")
+    """Simulate a trace over time: a cluster trace round by round (PAL), or a packing
+    instance online (CUCKOO); print the metrics (and a bound where one exists)."""
+    doc = load_document(file)
+    packing_only = {
+        "--pipeline": pipeline,
+        "--interval": interval,
+        "--reference": reference,
+        "--on-events": on_events or None,
+    }
+    trace_only = {"--scheduler": scheduler, "--placement": placement}
+    if doc.kind == "cluster-trace":
+        _reject(packing_only, "a cluster trace")
+        _simulate_trace(doc.value, scheduler or "fifo", placement or "pal", seed, time_limit, plot, as_json)
+    elif doc.kind == "packing":
+        _reject(trace_only, "a packing instance")
+        _simulate_packing(doc.value, pipeline or "all", interval, on_events, reference, time_limit, plot, as_json)
+    else:
+        raise PackgapError(f"simulate takes a cluster trace or a packing instance; {file} is a {doc.kind} instance")
+
+
+def _reject(options: dict[str, Any], what: str) -> None:
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        raise PackgapError(f"{', '.join(given)} do(es) not apply to {what}")
+
+
+def _simulate_trace(
+    trace: Any, scheduler: str, placement: str, seed: int, time_limit: float | None, plot: Path | None, as_json: bool
+) -> None:
+    result = simulate_trace(trace, scheduler, placement, seed=seed, options=SolveOptions(time_limit=time_limit or 10.0))
+    document = run_document(trace, result, scheduler, placement, seed)
+    if plot is not None:
+        plot_trace_run(document, plot)
+    if as_json:
+        sys.stdout.write(jsonio.dumps(document))
+        return
+    table = Table("metric", "value", title=f"{trace.name}: {scheduler} + {placement} ({trace.replay})")
+    for key, value in document["metrics"].items():
+        table.add_row(key, _fmt(value))
+    out.print(table)
+
+
+def _simulate_packing(
+    instance: Any,
+    pipeline: str,
+    interval: float | None,
+    on_events: bool,
+    reference: str | None,
+    time_limit: float | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
     document = simulate_packing(
         instance,
         pipeline,
-        interval_s=interval or None,
+        interval_s=60.0 if interval is None else interval or None,
         on_events=on_events,
         reference=reference,
         time_limit=time_limit,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from instances import muri, pal_rounds
+from instances import muri, pal_rounds, pal_sia
 from instances import packing as packing_gen
 from instances import planning as planning_gen
 from instances.traces import traces_dir
@@ -87,6 +87,17 @@ def _muri(path: Path, opts: Mapping[str, Any]) -> Any:
     return muri.build(path, opts["seed"], **kwargs)
 
 
+def _pal_sia(path: Path, opts: Mapping[str, Any]) -> Any:
+    factors = opts.get("gpu_factors")
+    return pal_sia.build_trace(
+        path,
+        gpu_factors=None if factors is None else Path(factors),
+        replay=opts.get("replay") or "paper",
+        seed=opts["seed"],
+        traces=opts.get("traces"),
+    )
+
+
 @dataclass(frozen=True)
 class TraceBuilder:
     family: str
@@ -98,6 +109,12 @@ class TraceBuilder:
 TRACE_BUILDERS: dict[str, TraceBuilder] = {
     "muri": TraceBuilder(
         "packing", _muri, ("seed", "max_jobs", "gpu_types"), "Muri trace CSV -> packing instance (instances/muri.py)"
+    ),
+    "pal-sia": TraceBuilder(
+        "cluster-trace",
+        _pal_sia,
+        ("seed", "gpu_factors", "replay", "traces"),
+        "PAL Sia-Philly workload CSV -> cluster trace for `simulate` (instances/pal_sia.py)",
     ),
 }
 
@@ -115,4 +132,4 @@ def from_trace(kind: str, path: Path, opts: Mapping[str, Any], traces: str | Non
         path = traces_dir(traces) / path
     if not path.is_file():
         raise PackgapError(f"trace file {path} does not exist")
-    return builder.build(path, opts)
+    return builder.build(path, {**opts, "traces": traces})

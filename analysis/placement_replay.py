@@ -15,15 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from heuristics.placement.artifact import artifact_policy
-from heuristics.placement.schedulers import fifo
-from instances.pal_sim import ARTIFACT_ROUND, artifact_extra_jobs, cluster_from_table, sim_jobs
-from instances.pal_traces import read_gpu_table, read_workload
+from analysis.placement_sim import EXTRA_JOBS, simulate_trace
+from instances.pal_sia import build_trace
 from packgap.placement import PlacementInstance
-from packgap.placement.simulator import Observer, SimResult, simulate
-
-#: Untracked extra jobs generated: at 2 jobs/hour they keep arriving for ~2,000 hours.
-EXTRA_JOBS = 4000
+from packgap.placement.simulator import Observer, SimResult
 
 
 def replay(
@@ -36,14 +31,12 @@ def replay(
 ) -> SimResult:
     """Run policy ``policy`` (pm-first, pal, packed-sticky, packed-non-sticky, ...) on
     ``sia_philly_workloads/workload-<workload>.csv`` as the artifact does."""
-    table = read_gpu_table(traces_dir / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv")
-    cluster = cluster_from_table(table)
-    jobs = sim_jobs(read_workload(traces_dir / "sia_philly_workloads" / f"workload-{workload}.csv"))
-    jobs += artifact_extra_jobs(jobs, extras)
-    chosen = artifact_policy(policy, cluster)
-    return simulate(
-        cluster, jobs, fifo, chosen.place, sticky=chosen.sticky, round_length=ARTIFACT_ROUND, observe=observe
+    trace = build_trace(
+        traces_dir / "sia_philly_workloads" / f"workload-{workload}.csv",
+        gpu_factors=traces_dir / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv",
+        replay="blox",
     )
+    return simulate_trace(trace, "fifo", policy, extras=extras, observe=observe)
 
 
 def replay_rounds(

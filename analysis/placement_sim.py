@@ -6,10 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from heuristics.placement import cluster_policy
+from analysis.methods.placement import exact_policy
+from heuristics.placement import POLICIES, Policy, cluster_policy
+from heuristics.placement.artifact import artifact_policy
 from heuristics.placement.schedulers import SCHEDULERS
+from instances.pal_sim import artifact_extra_jobs
 from packgap.errors import UnknownNameError
-from packgap.placement.simulator import Cluster, SimJob, SimResult, simulate
+from packgap.placement.simulator import Cluster, Observer, SimJob, SimResult, simulate
+from packgap.placement.trace import ClusterTrace
+from solvers.outcome import SolveOptions
+
+#: Untracked extra jobs of a blox replay: at 2 jobs/hour they keep arriving for ~2,000 hours.
+EXTRA_JOBS = 4000
 
 
 def run(
@@ -27,8 +35,49 @@ def run(
     if scheduler not in SCHEDULERS:
         raise UnknownNameError("scheduler", scheduler, list(SCHEDULERS))
     chosen = cluster_policy(policy, cluster, **policy_params)
-    return simulate(cluster, jobs, SCHEDULERS[scheduler], chosen.place, sticky=chosen.sticky,
-                    round_length=round_length, seed=seed)
+    return simulate(
+        cluster, jobs, SCHEDULERS[scheduler], chosen.place, sticky=chosen.sticky, round_length=round_length, seed=seed
+    )
+
+
+def trace_policy(trace: ClusterTrace, placement: str, options: SolveOptions) -> Policy:
+    """The placement policy under the trace's rules; ``exact`` solves every round's MILP."""
+    if placement == "exact":
+        return Policy("exact", exact_policy(options), sticky=False)
+    if placement not in POLICIES:
+        raise UnknownNameError("placement policy", placement, [*POLICIES, "exact"])
+    if trace.replay == "blox":
+        return artifact_policy(placement, trace.cluster)
+    return cluster_policy(placement, trace.cluster)
+
+
+def simulate_trace(
+    trace: ClusterTrace,
+    scheduler: str,
+    placement: str,
+    *,
+    seed: int = 0,
+    options: SolveOptions | None = None,
+    extras: int = EXTRA_JOBS,
+    observe: Observer | None = None,
+) -> SimResult:
+    """Run a cluster trace; a blox replay adds the artifact's untracked extra jobs."""
+    if scheduler not in SCHEDULERS:
+        raise UnknownNameError("scheduler", scheduler, list(SCHEDULERS))
+    policy = trace_policy(trace, placement, options or SolveOptions(time_limit=10.0))
+    jobs = list(trace.jobs)
+    if trace.replay == "blox":
+        jobs += artifact_extra_jobs(jobs, extras)
+    return simulate(
+        trace.cluster,
+        jobs,
+        SCHEDULERS[scheduler],
+        policy.place,
+        sticky=policy.sticky,
+        round_length=trace.round_length,
+        seed=seed,
+        observe=observe,
+    )
 
 
 def metrics(result: SimResult) -> dict[str, float]:
@@ -41,4 +90,29 @@ def metrics(result: SimResult) -> dict[str, float]:
         "mean_wait_s": result.mean_wait,
         "mean_utilisation": sum(util) / len(util) if util else 0.0,
         "jobs": float(len(result.jct)),
+    }
+
+
+def run_document(trace: ClusterTrace, result: SimResult, scheduler: str, placement: str, seed: int) -> dict[str, Any]:
+    """The JSON of ``packgap simulate``: run parameters, metrics, and every tracked job."""
+    submit = {j.id: j.submit_time for j in trace.jobs}
+    return {
+        "instance": trace.name,
+        "replay": trace.replay,
+        "scheduler": scheduler,
+        "placement": placement,
+        "seed": seed,
+        "round_length_s": trace.round_length,
+        "metrics": metrics(result),
+        "jobs": [
+            {
+                "id": jid,
+                "submit_s": submit[jid],
+                "finish_s": result.finish[jid],
+                "jct_s": result.jct[jid],
+                "wait_s": result.wait[jid],
+            }
+            for jid in sorted(result.jct, key=lambda j: (submit[j], j))
+        ],
+        "utilisation": list(result.utilisation),
     }

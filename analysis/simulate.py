@@ -37,3 +37,25 @@ def simulate_packing(
     if plot is not None:
         plot_online(instance, reports, plot)
     return online_document(instance, reports, refs)
+
+
+def plot_trace_run(document: dict[str, Any], path: Path) -> Path:
+    """GPU utilisation per round and the JCT distribution of one cluster-trace run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, (util, cdf) = plt.subplots(1, 2, figsize=(10, 3.6))
+    rounds = np.arange(len(document["utilisation"])) * document["round_length_s"] / 3600
+    util.plot(rounds, 100 * np.asarray(document["utilisation"]), lw=0.8)
+    util.set(xlabel="time (h)", ylabel="GPUs in use (%)", title="utilisation per round")
+    jct = np.sort([j["jct_s"] for j in document["jobs"]]) / 3600
+    cdf.plot(jct, np.arange(1, len(jct) + 1) / len(jct))
+    cdf.set(xlabel="JCT (h)", ylabel="fraction of jobs", title=f"JCT CDF, mean {jct.mean():.2f} h")
+    fig.suptitle(f"{document['instance']}: {document['scheduler']} + {document['placement']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -46,8 +46,7 @@ from solvers.highs import solve_pyomo
 def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
     params: dict[str, Any] = {"estimator": "auto", "window_s": 1000.0, "homogeneous_as": ""}
     if packer != "none":
-        params |= {"anti_overpacking": True, "backend": "rustworkx", "neighbours": 0,
-                   "min_eff": 0.0}
+        params |= {"anti_overpacking": True, "backend": "rustworkx", "neighbours": 0, "min_eff": 0.0}
     if packer == "dab":
         params["w"] = DEFAULT_W
     if planner == "mchp":
@@ -137,9 +136,14 @@ def _runner_exact_plan(packer: Packer) -> Any:
         outcome, solver = solve_cpsat(cp.model, ctx.options)
         solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
         # Optimal for these groups only: no bound on the joint problem.
-        return MethodOutput(solution, Status.FEASIBLE if solution else outcome.status, None,
-                            outcome.solver, outcome.version,
-                            f"planning of the {packer} groups: {outcome.message}")
+        return MethodOutput(
+            solution,
+            Status.FEASIBLE if solution else outcome.status,
+            None,
+            outcome.solver,
+            outcome.version,
+            f"planning of the {packer} groups: {outcome.message}",
+        )
 
     return run
 

@@ -1,0 +1,148 @@
+"""Cluster traces end to end: from-trace pal-sia on tiny files in the trace formats, then
+``simulate`` with every scheduler and placement policy, including the exact one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from packgap import jsonio
+from packgap.errors import InstanceError
+from packgap.placement import trace
+from packgap.registry import load_document
+
+POLICIES = ("pm-first", "pal", "packed-sticky", "packed-non-sticky", "random-sticky", "random-non-sticky", "exact")
+
+
+def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    code = "from analysis.cli import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    """A 4-node x 4-GPU blox table and a 6-job workload, in the artifact's formats."""
+    folder = tmp_path_factory.mktemp("pal")
+    rows = ["GPU_ID,Node_ID,Local_GPU_ID,PerfVar_classA,PerfVar_classB,PerfVar_classC,PerfVar_classD"]
+    for g in range(16):
+        rows.append(
+            f"{g},{g // 4},{g % 4},{1 + 0.07 * (g % 5)},{1 + 0.03 * (g % 3)},{1 + 0.05 * (g % 4)},{1.0 + 0.01 * g}"
+        )
+    (folder / "table.csv").write_text("\n".join(rows) + "\n")
+    jobs = ["job_id,num_gpus,submit_time,duration,model"]
+    jobs += [
+        "0,1,0,1000.0,vgg19",
+        "1,4,10,3000.0,resnet50",
+        "2,2,20,500.0,BERT",
+        "3,8,400,800.0,PointNet",
+        "4,1,800,2000.0,GPT2",
+        "5,3,900,1200.0,DCGAN",
+    ]
+    (folder / "workload-1.csv").write_text("\n".join(jobs) + "\n")
+    out = folder / "trace.json"
+    done = packgap(
+        "instances",
+        "from-trace",
+        "pal-sia",
+        str(folder / "workload-1.csv"),
+        "--gpu-factors",
+        str(folder / "table.csv"),
+        "-o",
+        str(out),
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_trace_file_round_trips_and_checks(tiny):
+    doc = load_document(tiny)
+    assert doc.kind == "cluster-trace" and len(doc.value.jobs) == 6 and doc.value.cluster.num_gpus == 16
+    assert jsonio.dumps(trace.to_dict(doc.value)) == tiny.read_text()
+    assert packgap("instances", "check", str(tiny), cwd=tiny.parent).returncode == 0
+
+
+def test_bad_trace_reports_paths(tmp_path, tiny):
+    bad = json.loads(tiny.read_text())
+    bad["jobs"][1]["gpus"] = 64
+    bad["jobs"][2]["job_class"] = "Z"
+    bad["cluster"]["pm_scores"]["A"] = [1.0]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(InstanceError) as info:
+        load_document(path)
+    paths = {p.path for p in info.value.problems}
+    assert {"jobs[1].gpus", "jobs[2].job_class", "cluster.pm_scores.A"} <= paths
+    done = packgap("instances", "check", str(path), cwd=tmp_path)
+    assert done.returncode == 2 and "jobs[1].gpus" in done.stderr
+
+
+@pytest.mark.parametrize("placement", POLICIES)
+def test_simulate_every_policy(tiny, placement):
+    done = packgap(
+        "simulate",
+        str(tiny),
+        "--scheduler",
+        "fifo",
+        "--placement",
+        placement,
+        "--json",
+        "--time-limit",
+        "5",
+        cwd=tiny.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert {"mean_jct_s", "p99_jct_s", "makespan_s"} <= set(run["metrics"])
+    assert [j["id"] for j in run["jobs"]] == ["0", "1", "2", "3", "4", "5"]
+    for job in run["jobs"]:
+        assert job["jct_s"] == pytest.approx(job["finish_s"] - job["submit_s"])
+        assert job["finish_s"] % 300 == 0  # completions are noticed at round ends
+    assert run["metrics"]["makespan_s"] == max(j["finish_s"] for j in run["jobs"])
+
+
+@pytest.mark.parametrize("scheduler", ["fifo", "las", "srtf"])
+def test_schedulers_and_plot(tiny, scheduler, tmp_path):
+    plot = tmp_path / "run.png"
+    done = packgap(
+        "simulate", str(tiny), "--scheduler", scheduler, "--placement", "pal", "--plot", str(plot), cwd=tiny.parent
+    )
+    assert done.returncode == 0, done.stderr
+    assert "mean_jct_s" in done.stdout and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_simulate_rejects_options_of_the_other_kind(tiny):
+    done = packgap("simulate", str(tiny), "--pipeline", "dab+mchp", cwd=tiny.parent)
+    assert done.returncode == 2 and "--pipeline" in done.stderr
+    done = packgap("simulate", str(tiny), "--placement", "best-fit", cwd=tiny.parent)
+    assert done.returncode == 2 and "unknown placement policy 'best-fit'" in done.stderr
+
+
+def test_blox_replay_uses_the_artifact_round(tiny, tmp_path):
+    out = tmp_path / "blox.json"
+    folder = tiny.parent
+    done = packgap(
+        "instances",
+        "from-trace",
+        "pal-sia",
+        str(folder / "workload-1.csv"),
+        "--gpu-factors",
+        str(folder / "table.csv"),
+        "--replay",
+        "blox",
+        "-o",
+        str(out),
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    assert load_document(out).value.round_length == 360.0
+    run = json.loads(packgap("simulate", str(out), "--placement", "packed-sticky", "--json", cwd=folder).stdout)
+    assert run["replay"] == "blox" and all(j["finish_s"] % 360 == 0 for j in run["jobs"])
