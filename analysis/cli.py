@@ -23,6 +23,7 @@ import packgap
 from analysis import generators, inspect
 from analysis.compare import compare_instance
 from analysis.methods import METHODS, resolve
+from analysis.placement_gaps import exact_gaps
 from analysis.placement_sim import run_document, simulate_trace
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.run import solve as run_solve
@@ -354,6 +355,9 @@ def simulate(
     reference: Annotated[
         str | None, typer.Option("--reference", help="packing: exact method for the offline optimum (small N).")
     ] = None,
+    round_gaps: Annotated[
+        int | None, typer.Option("--round-gaps", help="cluster trace: solve every N-th round exactly, report gaps.")
+    ] = None,
     seed: Seed = 0,
     time_limit: TimeLimit = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the run's figure (PNG).")] = None,
@@ -368,10 +372,10 @@ def simulate(
         "--reference": reference,
         "--on-events": on_events or None,
     }
-    trace_only = {"--scheduler": scheduler, "--placement": placement}
+    trace_only = {"--scheduler": scheduler, "--placement": placement, "--round-gaps": round_gaps}
     if doc.kind == "cluster-trace":
         _reject(packing_only, "a cluster trace")
-        _simulate_trace(doc.value, scheduler or "fifo", placement or "pal", seed, time_limit, plot, as_json)
+        _simulate_trace(doc.value, scheduler or "fifo", placement or "pal", seed, time_limit, round_gaps, plot, as_json)
     elif doc.kind == "packing":
         _reject(trace_only, "a packing instance")
         _simulate_packing(doc.value, pipeline or "all", interval, on_events, reference, time_limit, plot, as_json)
@@ -386,10 +390,50 @@ def _reject(options: dict[str, Any], what: str) -> None:
 
 
 def _simulate_trace(
-    trace: Any, scheduler: str, placement: str, seed: int, time_limit: float | None, plot: Path | None, as_json: bool
+    trace: Any,
+    scheduler: str,
+    placement: str,
+    seed: int,
+    time_limit: float | None,
+    every: int | None,
+    plot: Path | None,
+    as_json: bool,
 ) -> None:
-    result = simulate_trace(trace, scheduler, placement, seed=seed, options=SolveOptions(time_limit=time_limit or 10.0))
+    if every is not None and every < 1:
+        raise PackgapError(f"--round-gaps must be >= 1, got {every}")
+    options = SolveOptions(time_limit=time_limit or 10.0)
+    rounds: list[Any] = []
+    result = simulate_trace(
+        trace,
+        scheduler,
+        placement,
+        seed=seed,
+        options=options,
+        observe=None if every is None else lambda inst, sol: rounds.append((inst, sol)),
+    )
     document = run_document(trace, result, scheduler, placement, seed)
+    if every is not None:
+        gaps = exact_gaps(rounds, options, every=every)
+        document["round_gaps"] = [
+            {
+                "round": g.round,
+                "jobs": g.jobs,
+                "objective": g.objective,
+                "exact": g.exact,
+                "bound": g.bound,
+                "status": str(g.status),
+                "primal_gap": g.primal_gap,
+                "certified_gap": g.certified_gap,
+            }
+            for g in gaps
+        ]
+        primal = [g.primal_gap for g in gaps if g.primal_gap is not None]
+        document["metrics"] |= {
+            "rounds_solved": float(len(gaps)),
+            "rounds_optimal": float(sum(g.status == "optimal" for g in gaps)),
+            "mean_round_gap": sum(primal) / len(primal) if primal else None,
+            "max_round_gap": max(primal, default=None),
+        }
     if plot is not None:
         plot_trace_run(document, plot)
     if as_json:

@@ -59,9 +59,20 @@ def round_gaps(
         round_length=round_length,
         observe=lambda inst, sol: seen.append((inst, sol)),
     )
+    return result, exact_gaps(seen, options, every=every, exact=exact)
+
+
+def exact_gaps(
+    rounds: Sequence[tuple[PlacementInstance, PlacementSolution]],
+    options: SolveOptions,
+    *,
+    every: int = 1,
+    exact: str = "exact-milp",
+) -> list[RoundGap]:
+    """The policy's evaluated cost against the exact optimum, every ``every``-th round."""
     gaps = []
-    for instance, solution in seen[::every]:
+    for instance, solution in rounds[::every]:
         heuristic = FAMILY.evaluate(instance, solution).objective
         best = solve(FAMILY, instance, BY_NAME[exact], options=options)
         gaps.append(RoundGap(instance.name, len(instance.jobs), heuristic, best.objective, best.bound, best.status))
-    return result, gaps
+    return gaps

@@ -146,3 +146,25 @@ def test_blox_replay_uses_the_artifact_round(tiny, tmp_path):
     assert load_document(out).value.round_length == 360.0
     run = json.loads(packgap("simulate", str(out), "--placement", "packed-sticky", "--json", cwd=folder).stdout)
     assert run["replay"] == "blox" and all(j["finish_s"] % 360 == 0 for j in run["jobs"])
+
+
+def test_round_gaps_compare_every_round_with_the_exact_optimum(tiny):
+    done = packgap(
+        "simulate",
+        str(tiny),
+        "--placement",
+        "packed-non-sticky",
+        "--round-gaps",
+        "1",
+        "--json",
+        "--time-limit",
+        "10",
+        cwd=tiny.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["round_gaps"] and run["metrics"]["rounds_solved"] == len(run["round_gaps"])
+    for gap in run["round_gaps"]:
+        assert gap["status"] == "optimal"
+        assert gap["exact"] <= gap["objective"] + 1e-9
+        assert gap["primal_gap"] >= 0
