@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 
@@ -43,3 +44,31 @@ class Family(Generic[InstanceT, SolutionT]):
     validate: Callable[[InstanceT, SolutionT], None]
     evaluate: Callable[[InstanceT, SolutionT], Evaluation]
     summary: Callable[[InstanceT], dict[str, Any]]
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        description: str,
+        instance: ModuleType,
+        solution: ModuleType,
+        *,
+        validate: Callable[[InstanceT, SolutionT], None],
+        evaluate: Callable[[InstanceT, SolutionT], Evaluation],
+        summary: Callable[[InstanceT], dict[str, Any]],
+    ) -> Family[InstanceT, SolutionT]:
+        """A family from its ``instance`` module (``SCHEMA``, ``VERSION``, ``from_dict``,
+        ``to_dict``) and its ``solution`` module (``from_dict``, ``to_dict``)."""
+        return cls(
+            name=name,
+            schema=instance.SCHEMA,
+            version=instance.VERSION,
+            description=description,
+            instance_from_dict=instance.from_dict,
+            instance_to_dict=instance.to_dict,
+            solution_from_dict=solution.from_dict,
+            solution_to_dict=solution.to_dict,
+            validate=validate,
+            evaluate=evaluate,
+            summary=summary,
+        )

@@ -28,15 +28,11 @@ def _summary(inst: PackingInstance) -> dict[str, Any]:
     }
 
 
-FAMILY: Family[PackingInstance, PackingSolution] = Family(
-    name="packing",
-    schema=instance.SCHEMA,
-    version=instance.VERSION,
-    description="CUCKOO packing: jobs -> groups of <= 2 on a GPU type with start times",
-    instance_from_dict=instance.from_dict,
-    instance_to_dict=instance.to_dict,
-    solution_from_dict=solution.from_dict,
-    solution_to_dict=solution.to_dict,
+FAMILY: Family[PackingInstance, PackingSolution] = Family.of(
+    "packing",
+    "CUCKOO packing: jobs -> groups of <= 2 on a GPU type with start times",
+    instance,
+    solution,
     validate=validate,
     evaluate=evaluate,
     summary=_summary,

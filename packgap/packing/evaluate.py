@@ -35,9 +35,7 @@ class JobOutcome:
     completion: float
 
 
-def _group_problems(
-    instance: PackingInstance, index: dict[str, int], i: int, g: PlacedGroup
-) -> list[str]:
+def _group_problems(instance: PackingInstance, index: dict[str, int], i: int, g: PlacedGroup) -> list[str]:
     where = f"groups[{i}]"
     counts = {t.name: t.count for t in instance.gpu_types}
     problems: list[str] = []

@@ -26,15 +26,11 @@ def _summary(inst: PlacementInstance) -> dict[str, Any]:
     }
 
 
-FAMILY: Family[PlacementInstance, PlacementSolution] = Family(
-    name="placement",
-    schema=instance.SCHEMA,
-    version=instance.VERSION,
-    description="PAL per-round placement: round's jobs -> GPUs, minimising sum of L x max V",
-    instance_from_dict=instance.from_dict,
-    instance_to_dict=instance.to_dict,
-    solution_from_dict=solution.from_dict,
-    solution_to_dict=solution.to_dict,
+FAMILY: Family[PlacementInstance, PlacementSolution] = Family.of(
+    "placement",
+    "PAL per-round placement: round's jobs -> GPUs, minimising sum of L x max V",
+    instance,
+    solution,
     validate=validate,
     evaluate=evaluate,
     summary=_summary,

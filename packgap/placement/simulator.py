@@ -209,11 +209,13 @@ def _place_round(
             st.gpus = ()
     to_place = [s for s in served if s.job.id not in kept]
     instance = PlacementInstance(
-        name=f"round-{k}", nodes=cluster.nodes, gpus_per_node=cluster.gpus_per_node,
-        classes=cluster.classes, pm_scores=cluster.pm_scores,
+        name=f"round-{k}",
+        nodes=cluster.nodes,
+        gpus_per_node=cluster.gpus_per_node,
+        classes=cluster.classes,
+        pm_scores=cluster.pm_scores,
         locality_penalty=cluster.locality_penalty,
-        jobs=tuple(Job(s.job.id, s.job.gpus, s.job.job_class, s.job.model, s.remaining_time)
-                   for s in to_place),
+        jobs=tuple(Job(s.job.id, s.job.gpus, s.job.job_class, s.job.model, s.remaining_time) for s in to_place),
         unavailable=frozenset(g for s in kept.values() for g in s.gpus),
         model_penalties=cluster.model_penalties,
     )

@@ -23,15 +23,11 @@ def _summary(inst: PlanningInstance) -> dict[str, Any]:
     }
 
 
-FAMILY: Family[PlanningInstance, PlanningSolution] = Family(
-    name="planning",
-    schema=instance.SCHEMA,
-    version=instance.VERSION,
-    description="CUCKOO execution planning: formed groups -> (GPU type, GPU, order)",
-    instance_from_dict=instance.from_dict,
-    instance_to_dict=instance.to_dict,
-    solution_from_dict=solution.from_dict,
-    solution_to_dict=solution.to_dict,
+FAMILY: Family[PlanningInstance, PlanningSolution] = Family.of(
+    "planning",
+    "CUCKOO execution planning: formed groups -> (GPU type, GPU, order)",
+    instance,
+    solution,
     validate=validate,
     evaluate=evaluate,
     summary=_summary,
