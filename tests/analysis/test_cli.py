@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from analysis.store import ResultStore
+from tests.clirun import packgap
 
-
-def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    code = "from analysis.cli import main; main()"
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, check=False, env=env
-    )
+GENERATE = ("instances", "generate", "planning", "--groups", "5", "--gpu-types", "A:1,B:1", "--seed", "4", "-o")
 
 
 @pytest.fixture(scope="module")
@@ -26,16 +18,7 @@ def instance(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("cli")
     path = folder / "p.json"
     done = packgap(
-        "instances",
-        "generate",
-        "planning",
-        "--groups",
-        "5",
-        "--gpu-types",
-        "A:1,B:1",
-        "--seed",
-        "4",
-        "-o",
+        *GENERATE,
         str(path),
         cwd=folder,
     )
@@ -53,16 +36,7 @@ def test_version_and_methods(tmp_path):
 def test_same_seed_same_bytes_from_cli(instance, tmp_path):
     again = tmp_path / "again.json"
     packgap(
-        "instances",
-        "generate",
-        "planning",
-        "--groups",
-        "5",
-        "--gpu-types",
-        "A:1,B:1",
-        "--seed",
-        "4",
-        "-o",
+        *GENERATE,
         str(again),
         cwd=tmp_path,
     )

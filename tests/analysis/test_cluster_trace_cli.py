@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,16 +12,9 @@ from packgap import jsonio
 from packgap.errors import InstanceError
 from packgap.placement import trace
 from packgap.registry import load_document
+from tests.clirun import packgap
 
 POLICIES = ("pm-first", "pal", "packed-sticky", "packed-non-sticky", "random-sticky", "random-non-sticky", "exact")
-
-
-def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
-    code = "from analysis.cli import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
-    )
 
 
 @pytest.fixture(scope="module")
