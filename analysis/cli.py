@@ -32,7 +32,6 @@ from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
 from packgap import jsonio
 from packgap.errors import PackgapError
-from packgap.placement.trace import to_dict as trace_to_dict
 from packgap.registry import family, load_document, load_instance
 from packgap.result import SolveResult
 from solvers.outcome import SolveOptions
@@ -113,7 +112,7 @@ def methods(
 @instances_app.command("generate")
 @reports_errors
 def instances_generate(
-    family_name: Annotated[str, typer.Argument(metavar="FAMILY")],
+    name: Annotated[str, typer.Argument(metavar="GENERATOR", help="planning, packing, placement or synergy.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
     seed: Seed = 0,
     groups: Annotated[int | None, typer.Option(help="planning: number of job groups.")] = None,
@@ -121,12 +120,14 @@ def instances_generate(
     gpus: Annotated[int | None, typer.Option(help="placement: GPUs in the cluster.")] = None,
     gpu_types: Annotated[str | None, typer.Option(help="planning, packing: NAME:COUNT,... GPU mix.")] = None,
     tardiness_weight: Annotated[float | None, typer.Option(help="planning: weight of tardiness.")] = None,
+    rate: Annotated[float | None, typer.Option(help="synergy: Poisson arrivals per hour (default 10).")] = None,
 ) -> None:
-    """Write a seeded instance (same seed, same bytes)."""
-    fam = family(family_name)
+    """Write a seeded instance or cluster trace (same seed, same bytes)."""
+    target = generators.generator(name).target
     instance = generators.generate(
-        fam.name,
+        name,
         {
+            "rate": rate,
             "seed": seed,
             "groups": groups,
             "jobs": jobs,
@@ -135,8 +136,8 @@ def instances_generate(
             "tardiness_weight": tardiness_weight,
         },
     )
-    jsonio.write(fam.instance_to_dict(instance), output)
-    err.print(f"wrote {output} ({fam.name}, {instance.name})")
+    jsonio.write(generators.to_document(target, instance), output)
+    err.print(f"wrote {output} ({target}, {instance.name})")
 
 
 @instances_app.command("from-trace")
@@ -158,8 +159,7 @@ def instances_from_trace(
     opts = {"seed": seed, "max_jobs": max_jobs, "gpu_types": gpu_types, "gpu_factors": gpu_factors, "replay": replay}
     built = generators.from_trace(kind, path, opts, traces)
     target = generators.TRACE_BUILDERS[kind].family
-    document = trace_to_dict(built) if target == "cluster-trace" else family(target).instance_to_dict(built)
-    jsonio.write(document, output)
+    jsonio.write(generators.to_document(target, built), output)
     err.print(f"wrote {output} ({target}, {built.name})")
 
 

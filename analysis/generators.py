@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from instances import muri, pal_rounds, pal_sia
+from instances import muri, pal_rounds, pal_sia, pal_synergy
 from instances import packing as packing_gen
 from instances import planning as planning_gen
 from instances.traces import traces_dir
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.placement.trace import to_dict as trace_to_dict
+from packgap.registry import family
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class Generator:
     options: tuple[str, ...]
     required: tuple[str, ...]
     size_option: str  # what ``packgap sweep --sizes`` varies
+    target: str  # the family it builds instances of, or "cluster-trace"
 
 
 def _planning(opts: Mapping[str, Any]) -> Any:
@@ -38,21 +41,37 @@ def _packing(opts: Mapping[str, Any]) -> Any:
     return packing_gen.generate(opts["jobs"], opts["seed"], **kwargs)
 
 
+def _synergy(opts: Mapping[str, Any]) -> Any:
+    return pal_synergy.synergy_cluster_trace(
+        opts["jobs"], opts.get("rate") or 10.0, opts["seed"], gpus=opts.get("gpus") or 256
+    )
+
+
 def _placement(opts: Mapping[str, Any]) -> Any:
     return pal_rounds.generate_round(opts["gpus"], opts["jobs"], opts["seed"])
 
 
 GENERATORS: dict[str, Generator] = {
-    "planning": Generator(_planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",), "groups"),
-    "packing": Generator(_packing, ("jobs", "seed", "gpu_types"), ("jobs",), "jobs"),
-    "placement": Generator(_placement, ("gpus", "jobs", "seed"), ("gpus", "jobs"), "jobs"),
+    "planning": Generator(
+        _planning, ("groups", "seed", "gpu_types", "tardiness_weight"), ("groups",), "groups", "planning"
+    ),
+    "packing": Generator(_packing, ("jobs", "seed", "gpu_types"), ("jobs",), "jobs", "packing"),
+    "placement": Generator(_placement, ("gpus", "jobs", "seed"), ("gpus", "jobs"), "jobs", "placement"),
+    "synergy": Generator(_synergy, ("jobs", "seed", "rate", "gpus"), ("jobs",), "jobs", "cluster-trace"),
 }
 
 
-def generator(family: str) -> Generator:
-    if family not in GENERATORS:
-        raise UnknownNameError("family with a generator", family, list(GENERATORS))
-    return GENERATORS[family]
+def generator(name: str) -> Generator:
+    if name not in GENERATORS:
+        raise UnknownNameError("generator", name, list(GENERATORS))
+    return GENERATORS[name]
+
+
+def to_document(target: str, value: Any) -> dict[str, Any]:
+    """The file form of a generated or trace-built instance (or cluster trace)."""
+    if target == "cluster-trace":
+        return trace_to_dict(value)
+    return family(target).instance_to_dict(value)
 
 
 def generate(family: str, opts: Mapping[str, Any]) -> Any:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from instances.pal_rounds import PAPER_MODEL_CLASSES
-from instances.pal_sim import ARTIFACT_ITER_TIMES
+from instances.pal_sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
+from instances.pal_variability import synthetic_factors
 from packgap.errors import PackgapError
-from packgap.placement.simulator import SimJob
+from packgap.placement.simulator import Cluster, SimJob
+from packgap.placement.trace import ClusterTrace
 
 DEMANDS = (1, 2, 4, 8)
 DEMAND_WEIGHTS = (0.82, 0.06, 0.07, 0.05)
@@ -45,6 +47,31 @@ def synergy_trace(
     for i in range(jobs):
         model = models[int(picks[i])]
         iters = float(np.ceil(seconds[i] / ARTIFACT_ITER_TIMES[model]))
-        out.append(SimJob(str(i), int(demands[i]), round(float(arrivals[i]), 3), iters, model,
-                          PAPER_MODEL_CLASSES[model], ARTIFACT_ITER_TIMES[model]))
+        out.append(
+            SimJob(
+                str(i),
+                int(demands[i]),
+                round(float(arrivals[i]), 3),
+                iters,
+                model,
+                PAPER_MODEL_CLASSES[model],
+                ARTIFACT_ITER_TIMES[model],
+            )
+        )
     return out
+
+
+def synergy_cluster_trace(
+    jobs: int, jobs_per_hour: float, seed: int, *, gpus: int = 256, gpus_per_node: int = 4
+) -> ClusterTrace:
+    """A Synergy-like trace on ``gpus`` GPUs (default 64 nodes x 4, L_across = 1.7) with
+    synthetic per-GPU factors (``instances.pal_variability.synthetic_factors``), 300 s rounds."""
+    if gpus < 1 or gpus % gpus_per_node:
+        raise PackgapError(f"--gpus must be a positive multiple of {gpus_per_node}, got {gpus}")
+    factors = synthetic_factors(gpus, seed)
+    cluster = Cluster(gpus // gpus_per_node, gpus_per_node, tuple(sorted(factors)), factors, ARTIFACT_L_ACROSS)
+    trace = synergy_trace(jobs, jobs_per_hour, seed)
+    too_big = [j.id for j in trace if j.gpus > gpus]
+    if too_big:
+        raise PackgapError(f"--gpus {gpus} is smaller than job {too_big[0]}'s demand")
+    return ClusterTrace(f"synergy-n{jobs}-r{jobs_per_hour:g}-g{gpus}-s{seed}", cluster, tuple(trace))

@@ -59,7 +59,7 @@ def test_check_and_show(instance, tmp_path):
         (("solve", "{good}", "--method", "mchp", "--time-limit", "-1"), "time_limit"),
         (("instances", "generate", "planning", "-o", "x.json"), "needs --groups"),
         (("instances", "generate", "planning", "--groups", "3", "--gpu-types", "A:0", "-o", "x.json"), "--gpu-types"),
-        (("instances", "generate", "nothing", "--groups", "3", "-o", "x.json"), "unknown family"),
+        (("instances", "generate", "nothing", "--groups", "3", "-o", "x.json"), "unknown generator"),
     ],
 )
 def test_bad_input_exits_2_without_traceback(instance, tmp_path, args, fragment):

@@ -158,3 +158,31 @@ def test_round_gaps_compare_every_round_with_the_exact_optimum(tiny):
         assert gap["status"] == "optimal"
         assert gap["exact"] <= gap["objective"] + 1e-9
         assert gap["primal_gap"] >= 0
+
+
+def test_synergy_generator_is_seeded_and_simulates(tmp_path):
+    paths = [tmp_path / f"s{i}.json" for i in range(3)]
+    for path, seed in zip(paths, ("4", "4", "5"), strict=True):
+        done = packgap(
+            "instances",
+            "generate",
+            "synergy",
+            "--jobs",
+            "40",
+            "--gpus",
+            "16",
+            "--rate",
+            "6",
+            "--seed",
+            seed,
+            "-o",
+            str(path),
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+    assert paths[0].read_bytes() == paths[1].read_bytes() != paths[2].read_bytes()
+    trace_ = load_document(paths[0]).value
+    assert trace_.cluster.num_gpus == 16 and len(trace_.jobs) == 40
+    assert sum(j.gpus == 1 for j in trace_.jobs) >= 0.6 * len(trace_.jobs)
+    run = json.loads(packgap("simulate", str(paths[0]), "--placement", "pm-first", "--json", cwd=tmp_path).stdout)
+    assert len(run["jobs"]) == 40
