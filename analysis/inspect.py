@@ -3,7 +3,7 @@
 * ``--groups`` (packing): every feasible group (each job alone, each equal-demand pair) with,
   per GPU type, the interleaved iteration time, each job's standalone iteration time and each
   job's completion offset from the group's start (CUCKOO section 3.2, the exact timeline).
-* ``--bins`` (placement): PAL's per-class K-Means bins of PM-scores, the silhouette score of
+* ``--bins`` (placement rounds and cluster traces): PAL's per-class K-Means bins of PM-scores, the silhouette score of
   every K tried, the chosen K and the outlier GPUs (PAL section III-B).
 """
 
@@ -17,6 +17,7 @@ from packgap.errors import PackgapError
 from packgap.packing import PackingInstance
 from packgap.packing.timeline import candidate_groups
 from packgap.placement import PlacementInstance
+from packgap.placement.trace import ClusterTrace
 
 
 def packing_groups(instance: Any) -> list[dict[str, Any]]:
