@@ -42,8 +42,11 @@ def packing_groups(instance: Any) -> list[dict[str, Any]]:
 
 
 def placement_bins(instance: Any) -> list[dict[str, Any]]:
-    if not isinstance(instance, PlacementInstance):
-        raise PackgapError("--bins applies to placement instances")
+    """Bins of a placement round, or of a cluster trace's cluster (what PAL bins in a run)."""
+    if isinstance(instance, ClusterTrace):
+        instance = instance.cluster
+    elif not isinstance(instance, PlacementInstance):
+        raise PackgapError("--bins applies to placement instances and cluster traces")
     return [
         {**asdict(b), "silhouettes": {str(k): v for k, v in b.silhouettes.items()}}
         for b in bin_scores(instance).values()

@@ -34,5 +34,14 @@ def test_placement_bins_report_k_and_silhouettes():
 
 
 def test_wrong_family_is_a_clear_error():
-    with pytest.raises(PackgapError, match="--bins applies to placement"):
+    with pytest.raises(PackgapError, match="--bins applies to placement instances and cluster traces"):
         placement_bins(generate_packing(2, seed=0))
+
+
+def test_cluster_trace_bins_are_the_clusters():
+    from instances.pal_synergy import synergy_cluster_trace
+
+    trace = synergy_cluster_trace(5, 10.0, seed=1, gpus=32)
+    bins = placement_bins(trace)
+    assert [b["job_class"] for b in bins] == list(trace.cluster.classes)
+    assert all(len(b["scores"]) == 32 for b in bins)
