@@ -9,14 +9,18 @@ import numpy as np
 import pytest
 
 from analysis.methods.placement import BY_NAME
+from analysis.placement_sim import simulate_trace
 from analysis.run import solve
 from benchmarks.conftest import sizes
-from heuristics.placement import POLICIES, cluster_policy
+from heuristics.placement import POLICIES
 from heuristics.placement.pm_score import bin_class
-from heuristics.placement.schedulers import fifo
 from instances.pal_rounds import generate_round
+from instances.pal_sia import build_trace
+from instances.pal_synergy import synergy_cluster_trace
+from instances.traces import traces_dir
+from packgap.errors import PackgapError
 from packgap.placement import FAMILY
-from packgap.placement.simulator import Cluster, SimJob, simulate
+from packgap.placement.trace import ClusterTrace
 from packgap.result import Status
 from solvers.outcome import SolveOptions
 
@@ -48,21 +52,25 @@ def test_exact_milp_per_round(benchmark, gpus):
     assert result.objective is not None or result.status == Status.TIMEOUT
 
 
+@pytest.fixture(scope="module")
+def sia_philly() -> ClusterTrace:
+    """Sia-Philly workload-1 with its 64-GPU blox table when the traces are here, else a
+    generated trace of the same shape (160 jobs on 16 x 4 GPUs)."""
+    try:
+        folder = traces_dir() / "pal"
+    except PackgapError:
+        folder = None
+    if folder is not None and (folder / "sia_philly_workloads" / "workload-1.csv").is_file():
+        return build_trace(
+            folder / "sia_philly_workloads" / "workload-1.csv",
+            gpu_factors=folder / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv",
+        )
+    return synergy_cluster_trace(160, 8.0, seed=2, gpus=64)
+
+
 @pytest.mark.parametrize("policy", sorted(POLICIES))
-def test_simulation_sia_philly_size(benchmark, policy):
-    """160 jobs on 16 x 4 GPUs, demands and arrivals shaped like Sia-Philly."""
-    inst = generate_round(64, 160, seed=2)
-    rng = np.random.default_rng(2)
-    jobs = [
-        SimJob(j.id, min(j.gpus, 48), 180.0 * i, float(rng.integers(500, 20_000)), j.model, j.job_class, 0.2)
-        for i, j in enumerate(generate_round(640, 160, seed=2).jobs)
-    ]
-    cluster = Cluster(inst.nodes, inst.gpus_per_node, inst.classes, inst.pm_scores, 1.7)
-    chosen = cluster_policy(policy, cluster)
-    result = benchmark.pedantic(
-        simulate,
-        args=(cluster, jobs, fifo, chosen.place),
-        kwargs={"sticky": chosen.sticky, "round_length": 360.0},
-        rounds=1,
-    )
-    assert len(result.jct) == len(jobs)
+def test_simulation_sia_philly_size(benchmark, sia_philly, policy):
+    """A whole 160-job, 64-GPU simulation per policy (the artifact takes 60-130 s)."""
+    result = benchmark.pedantic(simulate_trace, args=(sia_philly, "fifo", policy), rounds=1)
+    benchmark.extra_info.update(trace=sia_philly.name, mean_jct_s=result.mean_jct)
+    assert len(result.jct) == len(sia_philly.jobs)
