@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from packgap.fields import Reader, join
+from packgap.fields import Reader, join, raw_field
 from packgap.packing.interleave import SYNC_RULES, Member, StageProfile, SyncRule
 from packgap.planning import GpuType
 from packgap.planning.instance import read_gpu_type
@@ -144,10 +144,10 @@ def from_dict(document: Mapping[str, Any]) -> PackingInstance:
         r.abort()
     name = r.string(doc["name"], "name")
     types = r.items(doc["gpu_types"], "gpu_types", lambda v, p: read_gpu_type(r, v, p)) or []
-    r.unique([t.name if t else None for t in types], "gpu_types", "name")
+    r.unique(raw_field(doc["gpu_types"], "name"), "gpu_types", "name")
     type_names = tuple(t.name for t in types if t is not None)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p, type_names)) or []
-    r.unique([j.id if j else None for j in jobs], "jobs", "id")
+    r.unique(raw_field(doc["jobs"], "id"), "jobs", "id")
     widest = max((t.count for t in types if t is not None), default=0)
     for i, job in enumerate(jobs):
         if job is not None and job.gpus > widest:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from packgap.fields import Reader, join
+from packgap.fields import Reader, join, raw_field
 
 SCHEMA = "packgap.placement"
 VERSION = 1
@@ -155,7 +155,7 @@ def from_dict(document: Mapping[str, Any]) -> PlacementInstance:
     penalty = r.number(doc["locality_penalty"], "locality_penalty", minimum=1.0)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p, class_names), nonempty=False)
     jobs = jobs or []
-    r.unique([j.id if j else None for j in jobs], "jobs", "id")
+    r.unique(raw_field(doc["jobs"], "id"), "jobs", "id")
     unavailable = r.items(
         doc.get("unavailable", []), "unavailable", lambda v, p: r.number(v, p, minimum=0, integer=True), nonempty=False
     )
