@@ -403,17 +403,21 @@ def _simulate_trace(
         raise PackgapError(f"--round-gaps must be >= 1, got {every}")
     options = SolveOptions(time_limit=time_limit or 10.0)
     rounds: list[Any] = []
-    result = simulate_trace(
-        trace,
-        scheduler,
-        placement,
-        seed=seed,
-        options=options,
-        observe=None if every is None else lambda inst, sol: rounds.append((inst, sol)),
-    )
+    with _progress(disable=as_json) as progress:
+        task = progress.add_task(f"{placement}: simulating", total=None)
+
+        def observe(instance: Any, solution: Any) -> None:
+            progress.update(task, advance=1, description=f"{placement}: placed round {instance.name}")
+            if every is not None:
+                rounds.append((instance, solution))
+
+        result = simulate_trace(trace, scheduler, placement, seed=seed, options=options, observe=observe)
+        if every is not None:
+            kept = rounds[::every]
+            progress.update(task, completed=0, total=len(kept), description="exact rounds")
+            gaps = exact_gaps(kept, options, on_done=lambda: progress.update(task, advance=1))
     document = run_document(trace, result, scheduler, placement, seed)
     if every is not None:
-        gaps = exact_gaps(rounds, options, every=every)
         document["round_gaps"] = [
             {
                 "round": g.round,

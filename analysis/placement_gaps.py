@@ -7,7 +7,7 @@ compared with the exact optimum (primal gap) and the proven bound (certified gap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from analysis.methods.placement import BY_NAME
@@ -68,11 +68,15 @@ def exact_gaps(
     *,
     every: int = 1,
     exact: str = "exact-milp",
+    on_done: Callable[[], None] | None = None,
 ) -> list[RoundGap]:
-    """The policy's evaluated cost against the exact optimum, every ``every``-th round."""
+    """The policy's evaluated cost against the exact optimum, every ``every``-th round;
+    ``on_done`` is called after each exact solve (progress)."""
     gaps = []
     for instance, solution in rounds[::every]:
         heuristic = FAMILY.evaluate(instance, solution).objective
         best = solve(FAMILY, instance, BY_NAME[exact], options=options)
         gaps.append(RoundGap(instance.name, len(instance.jobs), heuristic, best.objective, best.bound, best.status))
+        if on_done is not None:
+            on_done()
     return gaps
