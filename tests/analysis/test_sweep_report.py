@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import builtins
+
+import pytest
+
 from analysis.methods import METHODS
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
 from instances.planning import generate
+from packgap.errors import PackgapError
 from packgap.planning import FAMILY
 from solvers.outcome import SolveOptions
 
@@ -41,3 +46,19 @@ def test_sweep_resumes_and_report_groups_by_size(tmp_path):
 
 def test_every_planning_method_is_swept():
     assert {c.method for c in cells([2])} <= set(METHODS["planning"])
+
+
+def test_dask_scheduler_without_dask_is_a_clear_error(tmp_path, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_distributed(name, *args, **kwargs):
+        if name == "distributed":
+            raise ImportError("no distributed here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_distributed)
+    store = ResultStore(tmp_path / "s.duckdb")
+    with pytest.raises(PackgapError, match=r"--scheduler needs Dask"):
+        run_sweep(cells([2]), OPTIONS, store, scheduler="tcp://127.0.0.1:1")
+    assert store.rows() == []
+    store.close()
