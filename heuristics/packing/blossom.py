@@ -64,8 +64,8 @@ def pack_by_matching(
     keep = scores.eff >= min_eff
     if neighbours > 0:
         keep &= top_edges(scores.u, scores.v, np.where(keep, w, -np.inf), neighbours)
-    edges = [(int(a), int(b), float(x)) for a, b, x in zip(scores.u[keep], scores.v[keep], w[keep],
-                                                           strict=True)]
+    # tolist() gives the same Python ints and floats as int()/float() per item, in one call.
+    edges = list(zip(scores.u[keep].tolist(), scores.v[keep].tolist(), w[keep].tolist(), strict=True))
     matching = max_weight_matching(len(instance.jobs), edges, backend=backend)
     partner = {a: b for a, b in matching.pairs}
     matched = {b for _, b in matching.pairs}
