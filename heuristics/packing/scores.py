@@ -75,10 +75,7 @@ def pair_scores(instance: PackingInstance, estimator: Interleaving, now: float) 
     alone, together = _kind_times(instance, [jobs[m[0]] for m in groups], estimator)
     gpus = np.array([j.gpus for j in jobs], dtype=int)
     u, v = np.triu_indices(len(jobs), 1)
-    # Kept from the per-kind-block code this replaced, so that results do not move: a pair
-    # whose first job (u < v) is of a kind first seen after v's kind is no candidate.
-    # Open question (reported to the lead): eq. 3 makes every equal-demand pair a candidate.
-    keep = (gpus[u] == gpus[v]) & (kind[u] <= kind[v])
+    keep = gpus[u] == gpus[v]
     u, v = u[keep], v[keep]
     iters = np.array([j.iterations for j in jobs], dtype=float)
     left = np.array([j.deadline - now for j in jobs])
