@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from analysis.methods import Method
-from analysis.run import check_against_optimum, result_params, solve
+from analysis.run import check_against_optimum, default_params, solve
 from analysis.store import ResultStore, instance_digest, params_key
 from packgap.family import Family
 from packgap.result import SolveResult
@@ -28,7 +28,7 @@ def compare_instance(
     for method in methods:
         result = None
         if store is not None:
-            key = params_key(result_params(method.resolve_params({}), options))
+            key = params_key(default_params(method, options))
             result = store.find(digest, method.name, options.seed, key)
         if result is None:
             result = solve(family, instance, method, options=options)

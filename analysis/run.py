@@ -82,6 +82,11 @@ def raise_below_bound(method: str, instance: str, objective: float, bound: float
     )
 
 
+def default_params(method: Method, options: SolveOptions) -> dict[str, Any]:
+    """What a result row of ``method`` run with its defaults records (the store's cell key)."""
+    return result_params(method.resolve_params({}), options)
+
+
 def result_params(params: Mapping[str, Any], options: SolveOptions) -> dict[str, Any]:
     """The parameters a result row records: the method's own plus the solver options."""
     return {**params, "time_limit": options.time_limit, "mip_gap": options.mip_gap, "threads": options.threads}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.methods import method as lookup_method
-from analysis.run import check_against_optimum, result_params, solve
+from analysis.run import check_against_optimum, default_params, solve
 from analysis.store import ResultStore, instance_digest, params_key, result_from_dict
 from packgap.errors import PackgapError
 from packgap.registry import family as lookup_family
@@ -78,7 +78,7 @@ def run_sweep(
     pending: list[int] = []
     digests = [instance_digest(c.instance) for c in cells]
     for i, cell in enumerate(cells):
-        key = params_key(result_params(lookup_method(cell.family, cell.method).resolve_params({}), options))
+        key = params_key(default_params(lookup_method(cell.family, cell.method), options))
         found = store.find(digests[i], cell.method, options.seed, key)
         if found is None:
             pending.append(i)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,14 @@ from packgap.registry import load_document
 from tests.clirun import packgap
 
 POLICIES = ("pm-first", "pal", "packed-sticky", "packed-non-sticky", "random-sticky", "random-non-sticky", "exact")
+
+
+def from_trace(folder: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``instances from-trace pal-sia`` on the tiny workload and GPU table in ``folder``."""
+    workload, table = str(folder / "workload-1.csv"), str(folder / "table.csv")
+    return packgap(
+        "instances", "from-trace", "pal-sia", workload, "--gpu-factors", table, *extra, "-o", str(out), cwd=folder
+    )
 
 
 @pytest.fixture(scope="module")
@@ -38,17 +47,7 @@ def tiny(tmp_path_factory) -> Path:
     ]
     (folder / "workload-1.csv").write_text("\n".join(jobs) + "\n")
     out = folder / "trace.json"
-    done = packgap(
-        "instances",
-        "from-trace",
-        "pal-sia",
-        str(folder / "workload-1.csv"),
-        "--gpu-factors",
-        str(folder / "table.csv"),
-        "-o",
-        str(out),
-        cwd=folder,
-    )
+    done = from_trace(folder, out)
     assert done.returncode == 0, done.stderr
     return out
 
@@ -119,19 +118,7 @@ def test_simulate_rejects_options_of_the_other_kind(tiny):
 def test_blox_replay_uses_the_artifact_round(tiny, tmp_path):
     out = tmp_path / "blox.json"
     folder = tiny.parent
-    done = packgap(
-        "instances",
-        "from-trace",
-        "pal-sia",
-        str(folder / "workload-1.csv"),
-        "--gpu-factors",
-        str(folder / "table.csv"),
-        "--replay",
-        "blox",
-        "-o",
-        str(out),
-        cwd=folder,
-    )
+    done = from_trace(folder, out, "--replay", "blox")
     assert done.returncode == 0, done.stderr
     assert load_document(out).value.round_length == 360.0
     run = json.loads(packgap("simulate", str(out), "--placement", "packed-sticky", "--json", cwd=folder).stdout)
