@@ -29,8 +29,18 @@ from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
 from packgap.planning import GpuType
 
-COLUMNS = ("job_id", "num_gpu", "submit_time", "iterations", "model_name", "batch_size",
-           "iteration_time", "resource_time_0", "resource_time_1", "resource_time_2")
+COLUMNS = (
+    "job_id",
+    "num_gpu",
+    "submit_time",
+    "iterations",
+    "model_name",
+    "batch_size",
+    "iteration_time",
+    "resource_time_0",
+    "resource_time_1",
+    "resource_time_2",
+)
 DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("V100", 64),)
 
 
@@ -63,8 +73,17 @@ def build(
         try:
             times = [float(row[c]) for c in ("resource_time_0", "resource_time_1", "resource_time_2")]
             gpus = int(row["num_gpu"])
-            parsed.append((row["job_id"], gpus, float(row["submit_time"]) / 1000.0,
-                           int(float(row["iterations"])), row["model_name"], row["batch_size"], times))
+            parsed.append(
+                (
+                    row["job_id"],
+                    gpus,
+                    float(row["submit_time"]) / 1000.0,
+                    int(float(row["iterations"])),
+                    row["model_name"],
+                    row["batch_size"],
+                    times,
+                )
+            )
         except ValueError as exc:
             problems.append(Problem(f"row {i + 2}", str(exc)))
             continue
@@ -83,8 +102,9 @@ def build(
         fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
         arrival = round(submit - origin, 3)
         deadline = eq15_deadline(rng, arrival, max(1, iterations) * fastest)
-        jobs.append(Job(f"muri-{jid}", arrival, deadline, gpus, max(1, iterations),
-                        f"{model}-bs{batch}", sync, profiles))
+        jobs.append(
+            Job(f"muri-{jid}", arrival, deadline, gpus, max(1, iterations), f"{model}-bs{batch}", sync, profiles)
+        )
     return PackingInstance(
         name=f"muri-{path.stem}-s{seed}",
         gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),

@@ -60,12 +60,16 @@ MURI_PROFILES: dict[str, dict[int, tuple[float, float, float]]] = {
     "vgg19": {1: (114, 80, 0), 2: (115, 83, 41), 4: (84, 85, 73), 8: (82, 88, 60)},
     "resnet18": {1: (711, 110, 0), 2: (687, 110, 95), 4: (723, 113, 73), 8: (784, 117, 77)},
 }
-MURI_BATCH = {"a2c": 64, "dqn": 128, "bert": 4, "gpt2": 4, "vgg16": 16, "vgg19": 16,
-              "resnet18": 128}
+MURI_BATCH = {"a2c": 64, "dqn": 128, "bert": 4, "gpt2": 4, "vgg16": 16, "vgg19": 16, "resnet18": 128}
 #: CUCKOO Table 8: model -> batch sizes.
 TABLE8 = {
-    "a2c": (8, 16, 32), "dqn": (8, 16, 32), "bert": (2, 4, 8), "gpt2": (2, 4),
-    "vgg19": (8, 16, 32), "vgg16": (8, 16, 32), "resnet18": (16, 32, 64),
+    "a2c": (8, 16, 32),
+    "dqn": (8, 16, 32),
+    "bert": (2, 4, 8),
+    "gpt2": (2, 4),
+    "vgg19": (8, 16, 32),
+    "vgg16": (8, 16, 32),
+    "resnet18": (16, 32, 64),
     "resnet50": (16, 32, 64),
 }
 RESNET50_GPU, RESNET50_COMM = 2.3, 2.2
@@ -91,8 +95,7 @@ def muri_stages(model: str, gpus: int) -> tuple[float, float, float]:
 def stage_profile(s: float, gpu: float, c: float, gpu_type: str) -> StageProfile:
     """V100 resource times -> the stage profile on ``gpu_type`` (module docstring)."""
     compute = gpu / GPU_SPEED.get(gpu_type, 1.0)
-    times = (s, compute * FORWARD_SHARE, compute * (1 - FORWARD_SHARE),
-             c * COMM_FACTOR.get(gpu_type, 1.0))
+    times = (s, compute * FORWARD_SHARE, compute * (1 - FORWARD_SHARE), c * COMM_FACTOR.get(gpu_type, 1.0))
     # Microsecond resolution, so that the written file holds exactly these numbers.
     return StageProfile(*(round(t, 3) for t in times))
 
@@ -158,8 +161,7 @@ def generate(
         iterations = max(1, round(target / fastest))
         start = round(float(arrival), 3)
         deadline = eq15_deadline(rng, start, iterations * fastest)
-        result.append(Job(f"j{i:04d}", start, deadline, gpus, iterations, f"{model}-bs{batch}",
-                          sync, profiles))
+        result.append(Job(f"j{i:04d}", start, deadline, gpus, iterations, f"{model}-bs{batch}", sync, profiles))
     return PackingInstance(
         name=f"packing-n{jobs}-s{seed}",
         gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),

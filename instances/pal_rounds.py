@@ -28,14 +28,17 @@ T = TypeVar("T")
 
 #: PAL Table II: model -> class (A most variability-sensitive).
 PAPER_MODEL_CLASSES: Mapping[str, str] = {
-    "resnet50": "A", "vgg19": "A", "DCGAN": "A", "BERT": "B", "GPT2": "B", "PointNet": "C",
+    "resnet50": "A",
+    "vgg19": "A",
+    "DCGAN": "A",
+    "BERT": "B",
+    "GPT2": "B",
+    "PointNet": "C",
 }
 #: GPU demands of the Sia-Philly workloads and their counts over all 1,280 jobs.
-DEMAND_MIX = ((1, 522), (4, 83), (6, 191), (8, 166), (12, 165), (16, 126), (24, 7), (32, 10),
-              (48, 10))
+DEMAND_MIX = ((1, 522), (4, 83), (6, 191), (8, 166), (12, 165), (16, 126), (24, 7), (32, 10), (48, 10))
 #: Models of the Sia-Philly workloads and their counts over all 1,280 jobs.
-MODEL_MIX = (("BERT", 34), ("DCGAN", 84), ("GPT2", 30), ("PointNet", 500), ("resnet50", 110),
-             ("vgg19", 522))
+MODEL_MIX = (("BERT", 34), ("DCGAN", 84), ("GPT2", 30), ("PointNet", 500), ("resnet50", 110), ("vgg19", 522))
 
 
 def _mix(rng: np.random.Generator, mix: Sequence[tuple[T, int]], size: int) -> list[T]:
@@ -76,9 +79,14 @@ def generate_round(
         placed.append(Job(f"j{i}", n, PAPER_MODEL_CLASSES[model], model, round(float(work[i]), 3)))
         left -= n
     return PlacementInstance(
-        name=f"placement-g{gpus}-j{jobs}-s{seed}", nodes=gpus // gpus_per_node,
-        gpus_per_node=gpus_per_node, classes=("A", "B", "C"), pm_scores=scores,
-        locality_penalty=locality_penalty, jobs=tuple(placed), unavailable=unavailable,
+        name=f"placement-g{gpus}-j{jobs}-s{seed}",
+        nodes=gpus // gpus_per_node,
+        gpus_per_node=gpus_per_node,
+        classes=("A", "B", "C"),
+        pm_scores=scores,
+        locality_penalty=locality_penalty,
+        jobs=tuple(placed),
+        unavailable=unavailable,
         objective=objective,
     )
 
@@ -108,7 +116,12 @@ def trace_round(
         jobs.append(Job(str(j.job_id), j.gpus, model_classes[j.model], j.model, j.duration))
     classes = tuple(sorted(table.factors))
     return PlacementInstance(
-        name=name, nodes=table.nodes, gpus_per_node=table.gpus_per_node, classes=classes,
-        pm_scores=dict(table.factors), locality_penalty=locality_penalty, jobs=tuple(jobs),
+        name=name,
+        nodes=table.nodes,
+        gpus_per_node=table.gpus_per_node,
+        classes=classes,
+        pm_scores=dict(table.factors),
+        locality_penalty=locality_penalty,
+        jobs=tuple(jobs),
         objective=objective,
     )

@@ -20,11 +20,20 @@ from packgap.errors import PackgapError
 from packgap.placement.simulator import Cluster, SimJob
 
 ARTIFACT_ITER_TIMES: Mapping[str, float] = {
-    "BERT": 0.179, "DCGAN": 0.0469266931, "GPT2": 3.5714, "PointNet": 0.28125,
-    "resnet50": 0.17540429367763434, "vgg19": 0.300610341,
+    "BERT": 0.179,
+    "DCGAN": 0.0469266931,
+    "GPT2": 3.5714,
+    "PointNet": 0.28125,
+    "resnet50": 0.17540429367763434,
+    "vgg19": 0.300610341,
 }
 ARTIFACT_MODEL_CLASSES: Mapping[str, str] = {
-    "resnet50": "A", "DCGAN": "B", "BERT": "B", "GPT2": "B", "vgg19": "C", "PointNet": "D",
+    "resnet50": "A",
+    "DCGAN": "B",
+    "BERT": "B",
+    "GPT2": "B",
+    "vgg19": "C",
+    "PointNet": "D",
 }
 #: The artifact's round length (s) and locality penalty.
 ARTIFACT_ROUND = 360.0
@@ -40,28 +49,24 @@ def sim_jobs(
     unknown = sorted({j.model for j in trace} - (set(model_classes) & set(iter_times)))
     if unknown:
         raise PackgapError(f"no class or iteration time for model(s) {', '.join(unknown)}")
-    return [SimJob(str(i), j.gpus, j.submit_time, j.duration, j.model, model_classes[j.model],
-                   iter_times[j.model]) for i, j in enumerate(trace)]
+    return [
+        SimJob(str(i), j.gpus, j.submit_time, j.duration, j.model, model_classes[j.model], iter_times[j.model])
+        for i, j in enumerate(trace)
+    ]
 
 
-def artifact_extra_jobs(
-    jobs: Sequence[SimJob], count: int, seed: int = 1, jobs_per_hour: float = 2.0
-) -> list[SimJob]:
+def artifact_extra_jobs(jobs: Sequence[SimJob], count: int, seed: int = 1, jobs_per_hour: float = 2.0) -> list[SimJob]:
     """``count`` untracked copies continuing the trace as the artifact's feeder does."""
     draw = random.Random(seed)
     extras, last = [], jobs[-1].submit_time
     for k in range(len(jobs), len(jobs) + count):
         last += math.ceil(3600 * (-math.log(1 - draw.random())) / jobs_per_hour)
         row = jobs[k % len(jobs)]
-        extras.append(SimJob(str(k), row.gpus, last, row.work, row.model, row.job_class,
-                             row.iter_time, tracked=False))
+        extras.append(SimJob(str(k), row.gpus, last, row.work, row.model, row.job_class, row.iter_time, tracked=False))
     return extras
 
 
-def cluster_from_table(
-    table: GpuTable, locality_penalty: float = ARTIFACT_L_ACROSS
-) -> Cluster:
+def cluster_from_table(table: GpuTable, locality_penalty: float = ARTIFACT_L_ACROSS) -> Cluster:
     """The simulated cluster of a blox GPU table, classes in name order (A first)."""
     classes = tuple(sorted(table.factors))
-    return Cluster(table.nodes, table.gpus_per_node, classes, dict(table.factors),
-                   locality_penalty)
+    return Cluster(table.nodes, table.gpus_per_node, classes, dict(table.factors), locality_penalty)

@@ -74,8 +74,7 @@ def read_workload(path: Path) -> list[TraceJob]:
             _field(path, line, row, "model", str),
         )
         if job.gpus < 1 or job.submit_time < 0 or job.duration < 0 or not job.model:
-            raise PackgapError(f"{path}:{line}: needs num_gpus >= 1, submit_time and "
-                               "duration >= 0 and a model")
+            raise PackgapError(f"{path}:{line}: needs num_gpus >= 1, submit_time and duration >= 0 and a model")
         jobs.append(job)
     return jobs
 
@@ -101,8 +100,12 @@ def read_gpu_table(path: Path) -> GpuTable:
         gpu = _field(path, line, row, "GPU_ID", int)
         where = (_field(path, line, row, "Node_ID", int), _field(path, line, row, "Local_GPU_ID", int))
         if gpu != line - 2 or where != divmod(gpu, per_node) or nodes * per_node != len(rows):
-            raise PackgapError(f"{path}:{line}: GPU {gpu} is not GPU {line - 2} = node "
-                               f"{(line - 2) // max(1, per_node)} of {nodes} equal nodes")
-    factors = {c.removeprefix("PerfVar_class"): tuple(
-        _field(path, i + 2, r, c, float) for i, r in enumerate(rows)) for c in classes}
+            raise PackgapError(
+                f"{path}:{line}: GPU {gpu} is not GPU {line - 2} = node "
+                f"{(line - 2) // max(1, per_node)} of {nodes} equal nodes"
+            )
+    factors = {
+        c.removeprefix("PerfVar_class"): tuple(_field(path, i + 2, r, c, float) for i, r in enumerate(rows))
+        for c in classes
+    }
     return GpuTable(nodes, per_node, factors)

@@ -80,27 +80,23 @@ def read_profiles(variability_dir: Path, mapping: str = "profiles.json") -> dict
         classes = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise PackgapError(f"cannot read {path}: {exc}") from None
-    return {c.removeprefix("class"): read_profile(variability_dir / Path(f).name)
-            for c, f in classes.items()}
+    return {c.removeprefix("class"): read_profile(variability_dir / Path(f).name) for c, f in classes.items()}
 
 
-def sample_factors(
-    profiles: Mapping[str, np.ndarray], gpus: int, seed: int
-) -> dict[str, tuple[float, ...]]:
+def sample_factors(profiles: Mapping[str, np.ndarray], gpus: int, seed: int) -> dict[str, tuple[float, ...]]:
     """Section IV-C: ``gpus`` values per class drawn without repetition, seeded."""
     rng = np.random.default_rng(seed)
     out = {}
     for cls, values in profiles.items():
         if gpus > len(values):
-            raise PackgapError(f"class {cls}: {gpus} GPUs but only {len(values)} profiled runs "
-                               "to sample without repetition")
+            raise PackgapError(
+                f"class {cls}: {gpus} GPUs but only {len(values)} profiled runs to sample without repetition"
+            )
         out[cls] = tuple(float(v) for v in rng.choice(values, size=gpus, replace=False))
     return out
 
 
-def artifact_factors(
-    profiles: Mapping[str, np.ndarray], gpus: int, seed: int = 42
-) -> dict[str, tuple[float, ...]]:
+def artifact_factors(profiles: Mapping[str, np.ndarray], gpus: int, seed: int = 42) -> dict[str, tuple[float, ...]]:
     """The PAL artifact's table: ``random.seed(seed)``, then for each GPU and each class in
     ``profiles``' order one ``random.choice`` over the class's rows (with repetition)."""
     draw = random.Random(seed)
@@ -124,4 +120,3 @@ def synthetic_factors(
         values[slow] = rng.uniform(p.tail_low, p.tail_max, size=int(slow.sum()))
         out[cls] = tuple(float(v) for v in values / np.median(values))
     return out
-

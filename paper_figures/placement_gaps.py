@@ -42,8 +42,14 @@ def main() -> None:
         for name in POLICIES:
             policy = cluster_policy(name, cluster)
             _, rows = round_gaps(
-                cluster, jobs, fifo, policy.place, sticky=policy.sticky, options=options,
-                round_length=ARTIFACT_ROUND, every=args.every,
+                cluster,
+                jobs,
+                fifo,
+                policy.place,
+                sticky=policy.sticky,
+                options=options,
+                round_length=ARTIFACT_ROUND,
+                every=args.every,
             )
             gaps[name] += [r.primal_gap for r in rows if r.primal_gap is not None]
     fig, ax = plt.subplots(figsize=(7, 4))

@@ -56,6 +56,4 @@ def unpack(
             break
         split.add(i)
         total += demand[groups[i][0]]
-    return tuple(
-        part for i, g in enumerate(groups) for part in (((j,) for j in g) if i in split else (g,))
-    )
+    return tuple(part for i, g in enumerate(groups) for part in (((j,) for j in g) if i in split else (g,)))

@@ -70,11 +70,7 @@ def pack_by_matching(
     partner = {a: b for a, b in matching.pairs}
     matched = {b for _, b in matching.pairs}
     ids = [j.id for j in instance.jobs]
-    return tuple(
-        (ids[i], ids[partner[i]]) if i in partner else (ids[i],)
-        for i in range(len(ids))
-        if i not in matched
-    )
+    return tuple((ids[i], ids[partner[i]]) if i in partner else (ids[i],) for i in range(len(ids)) if i not in matched)
 
 
 def muri_blossom(
@@ -87,5 +83,4 @@ def muri_blossom(
 ) -> Groups:
     """Muri's efficiency-only Blossom packing."""
     scores = pair_scores(instance, estimator, default_now(instance))
-    return pack_by_matching(instance, scores, lambda s: s.eff, min_eff=min_eff,
-                            neighbours=neighbours, backend=backend)
+    return pack_by_matching(instance, scores, lambda s: s.eff, min_eff=min_eff, neighbours=neighbours, backend=backend)

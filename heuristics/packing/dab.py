@@ -30,6 +30,10 @@ def dab(
     moment = default_now(instance) if now is None else now
     scores = pair_scores(instance, estimator, moment)
     return pack_by_matching(
-        instance, scores, lambda s: total_value(s.eff, s.ddl, w), min_eff=min_eff,
-        neighbours=neighbours, backend=backend,
+        instance,
+        scores,
+        lambda s: total_value(s.eff, s.ddl, w),
+        min_eff=min_eff,
+        neighbours=neighbours,
+        backend=backend,
     )

@@ -81,11 +81,18 @@ def pack(instance: PackingInstance, packer: Packer, options: PipelineOptions) ->
     if packer == "none":
         return no_packing(instance)
     if packer == "dab":
-        groups = dab(instance, w=options.w, estimator=model, neighbours=options.neighbours,
-                     min_eff=options.min_eff, backend=options.backend)
+        groups = dab(
+            instance,
+            w=options.w,
+            estimator=model,
+            neighbours=options.neighbours,
+            min_eff=options.min_eff,
+            backend=options.backend,
+        )
     elif packer == "blossom":
-        groups = muri_blossom(instance, estimator=model, neighbours=options.neighbours,
-                              min_eff=options.min_eff, backend=options.backend)
+        groups = muri_blossom(
+            instance, estimator=model, neighbours=options.neighbours, min_eff=options.min_eff, backend=options.backend
+        )
     else:
         raise UnknownNameError("packer", packer, PACKERS)
     if not options.anti_overpacking:
@@ -136,8 +143,7 @@ def planning_instances(
             for i in _queue(instance, groups)
             if instance.jobs[index[groups[i][0]]].gpus == d
         )
-        types = tuple(GpuType(instance.gpu_types[k].name, instance.gpu_types[k].count // d)
-                      for k in kept)
+        types = tuple(GpuType(instance.gpu_types[k].name, instance.gpu_types[k].count // d) for k in kept)
         result.append((d, PlanningInstance(f"{instance.name}-d{d}", types, plan_groups)))
     return result
 
@@ -151,8 +157,7 @@ def schedule_plans(instance: PackingInstance, plans: Sequence[Plan]) -> PackingS
     order: list[tuple[int, float, int, str]] = []
     for batch, (_, batch_plans) in enumerate(plans):
         for plan_instance, plan in batch_plans:
-            times = {g.id: dict(zip(plan_instance.type_names, g.times, strict=True))
-                     for g in plan_instance.groups}
+            times = {g.id: dict(zip(plan_instance.type_names, g.times, strict=True)) for g in plan_instance.groups}
             for seq in plan.sequences:
                 clock = 0.0
                 for gid in seq.groups:
@@ -204,8 +209,7 @@ def run_pipeline(
     plans: list[Plan] = []
     for batch, groups in packed_batches(instance, packer, options):
         now = default_now(batch)
-        plans.append((groups, [(p, plan(p)) for _, p in
-                               planning_instances(batch, groups, model, now)]))
+        plans.append((groups, [(p, plan(p)) for _, p in planning_instances(batch, groups, model, now)]))
     return schedule_plans(instance, plans)
 
 

@@ -91,22 +91,21 @@ def pair_scores(instance: PackingInstance, estimator: Interleaving, now: float) 
     return PairScores(u, v, eff, ddl)
 
 
-def group_times(
-    instance: PackingInstance, groups: Sequence[Sequence[str]], estimator: Interleaving
-) -> np.ndarray:
+def group_times(instance: PackingInstance, groups: Sequence[Sequence[str]], estimator: Interleaving) -> np.ndarray:
     """Group durations (s) under ``estimator``, groups x GPU types."""
     index = instance.job_index()
-    return np.array([
-        [timeline([instance.jobs[index[j]] for j in g], k, name, estimator,
-                  instance.interference).duration
-         for k, name in enumerate(instance.type_names)]
-        for g in groups
-    ])
+    return np.array(
+        [
+            [
+                timeline([instance.jobs[index[j]] for j in g], k, name, estimator, instance.interference).duration
+                for k, name in enumerate(instance.type_names)
+            ]
+            for g in groups
+        ]
+    )
 
 
-def group_eff(
-    instance: PackingInstance, group: Sequence[str], estimator: Interleaving
-) -> float:
+def group_eff(instance: PackingInstance, group: Sequence[str], estimator: Interleaving) -> float:
     """eff_value (eq. 1) of one group on its best GPU type under ``estimator``."""
     index = instance.job_index()
     jobs = [instance.jobs[index[j]] for j in group]

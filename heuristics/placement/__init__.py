@@ -43,7 +43,6 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-
 def cluster_policy(name: str, cluster: Cluster, **params: Any) -> Policy:
     """Policy ``name`` for a simulated cluster: PM-First and PAL bin the cluster's PM-scores
     once (profiles are static, section IV-C) and take ``params`` (``tie_break``,

@@ -37,8 +37,14 @@ def artifact_bins(job_class: str, scores: npt.ArrayLike) -> ClassBins:
     binned = np.empty(len(values))
     for (s, e), centre in zip(itertools.pairwise(starts), centres, strict=True):
         binned[order[s:e]] = centre / median
-    return ClassBins(job_class, k, {}, tuple(c / median for c in centres),
-                     tuple(int(g) for g in outliers), tuple(float(v) for v in binned))
+    return ClassBins(
+        job_class,
+        k,
+        {},
+        tuple(c / median for c in centres),
+        tuple(int(g) for g in outliers),
+        tuple(float(v) for v in binned),
+    )
 
 
 def artifact_policy(name: str, cluster: Cluster) -> Policy:
@@ -48,6 +54,5 @@ def artifact_policy(name: str, cluster: Cluster) -> Policy:
     bins = {c: artifact_bins(c, cluster.pm_scores[c]) for c in cluster.classes}
     if name == "pm-first":
         return Policy(name, functools.partial(pm_first, bins=bins, tie_break="node-fit"), False)
-    place = functools.partial(pal, bins=bins, traversal="all", tie_break="node-fit",
-                              node_order="most-eligible")
+    place = functools.partial(pal, bins=bins, traversal="all", tie_break="node-fit", node_order="most-eligible")
     return Policy(name, place, False)

@@ -43,9 +43,7 @@ def packed_gpus(free: Sequence[int], demand: int, gpus_per_node: int) -> list[in
 
 def packed(instance: PlacementInstance, seed: int = 0) -> PlacementSolution:
     """Packed placement of every job, in queue order; ``seed`` is unused."""
-    return allocate(
-        instance, instance.jobs, lambda free, job: packed_gpus(free, job.gpus, instance.gpus_per_node)
-    )
+    return allocate(instance, instance.jobs, lambda free, job: packed_gpus(free, job.gpus, instance.gpus_per_node))
 
 
 def random_placement(instance: PlacementInstance, seed: int = 0) -> PlacementSolution:

@@ -61,8 +61,9 @@ def pal_gpus(
         nodes = sorted(by_node)
         if node_order == "most-eligible":
             nodes.sort(key=lambda k: -len(by_node[k]))
-        combos = [c for node in nodes if len(by_node[node]) >= demand
-                  for c in itertools.combinations(by_node[node], demand)]
+        combos = [
+            c for node in nodes if len(by_node[node]) >= demand for c in itertools.combinations(by_node[node], demand)
+        ]
         if combos:
             return list(min(combos, key=lambda c: max(scores[g] for g in c)))
     return pm_first_gpus(free, demand, scores, gpus_per_node, tie_break)
@@ -81,6 +82,7 @@ def pal(
     return place_by_class(
         instance,
         bins,
-        lambda free, job, b: pal_gpus(free, job.gpus, b, instance.gpus_per_node,
-                                      instance.penalty(job), traversal, tie_break, node_order),
+        lambda free, job, b: pal_gpus(
+            free, job.gpus, b, instance.gpus_per_node, instance.penalty(job), traversal, tie_break, node_order
+        ),
     )

@@ -54,9 +54,7 @@ def pm_first_gpus(
     if tie_break != "node-fit":
         raise UnknownNameError("tie_break", tie_break, TIE_BREAKS)
     same_bin = Counter((g // gpus_per_node, scores[g]) for g in free)
-    return sorted(
-        free, key=lambda g: (scores[g], abs(same_bin[g // gpus_per_node, scores[g]] - demand), g)
-    )[:demand]
+    return sorted(free, key=lambda g: (scores[g], abs(same_bin[g // gpus_per_node, scores[g]] - demand), g))[:demand]
 
 
 def pm_first(
@@ -70,8 +68,7 @@ def pm_first(
     return place_by_class(
         instance,
         bins,
-        lambda free, job, b: pm_first_gpus(free, job.gpus, b.scores, instance.gpus_per_node,
-                                           tie_break),
+        lambda free, job, b: pm_first_gpus(free, job.gpus, b.scores, instance.gpus_per_node, tie_break),
     )
 
 

@@ -152,9 +152,7 @@ def outlier_mask(values: np.ndarray, *, two_sided: bool = True) -> np.ndarray:
     return (np.abs(dev) if two_sided else dev) > limit
 
 
-def bin_class(
-    job_class: str, scores: npt.ArrayLike, *, k_range: range = K_RANGE, two_sided: bool = True
-) -> ClassBins:
+def bin_class(job_class: str, scores: npt.ArrayLike, *, k_range: range = K_RANGE, two_sided: bool = True) -> ClassBins:
     """Bin one class's per-GPU PM-scores (section III-B)."""
     values = np.asarray(scores, dtype=float)
     out = outlier_mask(values, two_sided=two_sided)
@@ -179,12 +177,16 @@ def bin_class(
         centre = float(xs[s:e].mean())
         centroids.append(centre)
         binned[order[s:e]] = centre
-    return ClassBins(job_class, k, silhouettes, tuple(centroids),
-                     tuple(int(g) for g in np.flatnonzero(out)), tuple(float(v) for v in binned))
+    return ClassBins(
+        job_class,
+        k,
+        silhouettes,
+        tuple(centroids),
+        tuple(int(g) for g in np.flatnonzero(out)),
+        tuple(float(v) for v in binned),
+    )
 
 
-def bin_scores(
-    instance: PlacementInstance | Cluster, *, two_sided: bool = True
-) -> dict[str, ClassBins]:
+def bin_scores(instance: PlacementInstance | Cluster, *, two_sided: bool = True) -> dict[str, ClassBins]:
     """The binning of every class of a round's (or a simulated) cluster, over all its GPUs."""
     return {c: bin_class(c, instance.pm_scores[c], two_sided=two_sided) for c in instance.classes}

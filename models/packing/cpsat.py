@@ -111,14 +111,12 @@ def build_cpsat(
                 completion[j].append(s + math.ceil(offset / res - GRID_TOL) * x)
             present[c, k], start[c, k] = x, s
     for k, items in demands.items():
-        model.add_cumulative([i for i, _ in items], [d for _, d in items],
-                             instance.gpu_types[k].count)
+        model.add_cumulative([i for i, _ in items], [d for _, d in items], instance.gpu_types[k].count)
     for j in range(len(instance.jobs)):
         model.add_exactly_one(x for (c, _), x in present.items() if j in cands[c].jobs)
     late = [model.new_bool_var(f"late{j}") for j in range(len(instance.jobs))]
     for j, job in enumerate(instance.jobs):
-        model.add(sum(completion[j]) <= math.floor(job.deadline / res + GRID_TOL)).only_enforce_if(
-            ~late[j])
+        model.add(sum(completion[j]) <= math.floor(job.deadline / res + GRID_TOL)).only_enforce_if(~late[j])
     # models.packing.bounds as cuts; rounded completions only grow, so they stay valid.
     floor = lower_bound(instance)
     total = sum(sum(terms) for terms in completion.values())
@@ -127,8 +125,7 @@ def build_cpsat(
     model.minimize(big_a * total + big_b * sum(late))
     if hint is not None:
         _add_hint(instance, model, cands, present, start, hint, res)
-    return PackingCpModel(model, cands, present, start, res, scale, w.constant,
-                          on_grid and weights_exact)
+    return PackingCpModel(model, cands, present, start, res, scale, w.constant, on_grid and weights_exact)
 
 
 def _add_hint(

@@ -41,9 +41,7 @@ class Weights:
     constant: float
 
 
-def candidates(
-    instance: PackingInstance, only: Sequence[Sequence[str]] | None = None
-) -> list[Candidate]:
+def candidates(instance: PackingInstance, only: Sequence[Sequence[str]] | None = None) -> list[Candidate]:
     """Every group and type where the demand fits, except dominated pairs; or, with
     ``only``, exactly the groups listed (a fixed packing), dominated or not.
 
@@ -62,21 +60,24 @@ def candidates(
         jobs = tuple(index[j] for j in ids)
         demand = instance.jobs[jobs[0]].gpus
         alone = [
-            sum(instance.jobs[j].iterations * t * 1e-3 for j, t in zip(jobs, line.standalone_ms,
-                                                                        strict=True))
+            sum(instance.jobs[j].iterations * t * 1e-3 for j, t in zip(jobs, line.standalone_ms, strict=True))
             for line in lines
         ]
-        fits = [demand <= t.count and (wanted is not None or line.duration <= a * (1 + 1e-12))
-                for t, line, a in zip(instance.gpu_types, lines, alone, strict=True)]
+        fits = [
+            demand <= t.count and (wanted is not None or line.duration <= a * (1 + 1e-12))
+            for t, line, a in zip(instance.gpu_types, lines, alone, strict=True)
+        ]
         if not any(fits):
             continue
-        result.append(Candidate(
-            jobs,
-            demand,
-            max(instance.jobs[j].arrival for j in jobs),
-            tuple(line.duration if ok else None for line, ok in zip(lines, fits, strict=True)),
-            tuple(line.completion if ok else None for line, ok in zip(lines, fits, strict=True)),
-        ))
+        result.append(
+            Candidate(
+                jobs,
+                demand,
+                max(instance.jobs[j].arrival for j in jobs),
+                tuple(line.duration if ok else None for line, ok in zip(lines, fits, strict=True)),
+                tuple(line.completion if ok else None for line, ok in zip(lines, fits, strict=True)),
+            )
+        )
     return result
 
 
@@ -91,9 +92,7 @@ def weights(instance: PackingInstance) -> Weights:
     return Weights(instance.alpha / n, instance.beta / n, -instance.alpha * arrivals / n)
 
 
-def horizon(
-    instance: PackingInstance, cands: Sequence[Candidate], fixed: bool = False
-) -> float:
+def horizon(instance: PackingInstance, cands: Sequence[Candidate], fixed: bool = False) -> float:
     """After the last arrival, every job alone on its slowest type one after another (or,
     for a ``fixed`` packing, every given group so): no left-shifted optimum starts later."""
     chosen = cands if fixed else [c for c in cands if len(c.jobs) == 1]

@@ -34,17 +34,14 @@ def machines(instance: PackingInstance) -> list[tuple[int, int]]:
     """(type index, machine index) for the instance's single GPU demand."""
     demands = {j.gpus for j in instance.jobs}
     if len(demands) != 1:
-        raise PackgapError(
-            f"exact-milp needs one GPU demand per instance, got {sorted(demands)} (use exact-cpsat)"
-        )
+        raise PackgapError(f"exact-milp needs one GPU demand per instance, got {sorted(demands)} (use exact-cpsat)")
     d = demands.pop()
     return [(k, m) for k, t in enumerate(instance.gpu_types) for m in range(t.count // d)]
 
 
 def options(cands: list[Candidate], ms: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(candidate, machine) pairs where the candidate may run (its type is allowed)."""
-    return [(c, i) for c, cand in enumerate(cands) for i, (k, _) in enumerate(ms)
-            if cand.durations[k] is not None]
+    return [(c, i) for c, cand in enumerate(cands) for i, (k, _) in enumerate(ms) if cand.durations[k] is not None]
 
 
 def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candidate]]:
@@ -79,12 +76,9 @@ def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candi
     return model, cands
 
 
-def add_assignment(
-    model: pyo.ConcreteModel, instance: PackingInstance, cands: list[Candidate], h: float
-) -> None:
+def add_assignment(model: pyo.ConcreteModel, instance: PackingInstance, cands: list[Candidate], h: float) -> None:
     """Each job in one chosen group; start 0 unless chosen, else after every arrival."""
-    member = {j: [c for c, cand in enumerate(cands) if j in cand.jobs]
-              for j in range(len(instance.jobs))}
+    member = {j: [c for c, cand in enumerate(cands) if j in cand.jobs] for j in range(len(instance.jobs))}
     on: dict[int, list[int]] = {c: [] for c in range(len(cands))}
     for c, i in model.A_SET:
         on[c].append(i)
@@ -92,13 +86,9 @@ def add_assignment(
     def chosen(m: pyo.ConcreteModel, c: int) -> pyo.Expression:
         return sum(m.x[c, i] for i in on[c])
 
-    model.once = pyo.Constraint(
-        model.J_SET, rule=lambda m, j: sum(chosen(m, c) for c in member[j]) == 1
-    )
+    model.once = pyo.Constraint(model.J_SET, rule=lambda m, j: sum(chosen(m, c) for c in member[j]) == 1)
     model.off = pyo.Constraint(model.C_SET, rule=lambda m, c: m.s[c] <= h * chosen(m, c))
-    model.release = pyo.Constraint(
-        model.C_SET, rule=lambda m, c: m.s[c] >= cands[c].release * chosen(m, c)
-    )
+    model.release = pyo.Constraint(model.C_SET, rule=lambda m, c: m.s[c] >= cands[c].release * chosen(m, c))
 
 
 def add_completion(
@@ -109,6 +99,7 @@ def add_completion(
     big_m: float,
 ) -> None:
     """C[j] = s + offset of j's chosen group; C[j] <= deadline unless L[j]."""
+
     def offset(c: int, i: int, j: int) -> float:
         line = cands[c].offsets[ms[i][0]]
         assert line is not None
@@ -116,22 +107,26 @@ def add_completion(
 
     model.completion = pyo.Constraint(
         model.J_SET,
-        rule=lambda m, j: m.C[j] == sum(
-            m.s[c] + sum(offset(c, i, j) * m.x[c, i] for i in m.M_SET if (c, i) in m.A_SET)
-            for c, cand in enumerate(cands) if j in cand.jobs
+        rule=lambda m, j: (
+            m.C[j]
+            == sum(
+                m.s[c] + sum(offset(c, i, j) * m.x[c, i] for i in m.M_SET if (c, i) in m.A_SET)
+                for c, cand in enumerate(cands)
+                if j in cand.jobs
+            )
         ),
     )
-    model.late = pyo.Constraint(
-        model.J_SET, rule=lambda m, j: m.C[j] <= instance.jobs[j].deadline + big_m * m.L[j]
-    )
+    model.late = pyo.Constraint(model.J_SET, rule=lambda m, j: m.C[j] <= instance.jobs[j].deadline + big_m * m.L[j])
 
 
-def add_disjunctions(
-    model: pyo.ConcreteModel, cands: list[Candidate], ms: list[tuple[int, int]], big_m: float
-) -> None:
+def add_disjunctions(model: pyo.ConcreteModel, cands: list[Candidate], ms: list[tuple[int, int]], big_m: float) -> None:
     """Two groups on one machine never overlap (eq. 5); ``y[c, e]`` orders them."""
-    pairs = [(c, e) for c in range(len(cands)) for e in range(c + 1, len(cands))
-             if not set(cands[c].jobs) & set(cands[e].jobs)]
+    pairs = [
+        (c, e)
+        for c in range(len(cands))
+        for e in range(c + 1, len(cands))
+        if not set(cands[c].jobs) & set(cands[e].jobs)
+    ]
     model.y = pyo.Var(pairs, domain=pyo.Binary)
 
     def duration(c: int, i: int) -> float:
@@ -140,21 +135,18 @@ def add_disjunctions(
         return d
 
     allowed = set(options(cands, ms))
-    triples = [(c, e, i) for c, e in pairs for i in range(len(ms))
-               if (c, i) in allowed and (e, i) in allowed]
+    triples = [(c, e, i) for c, e in pairs for i in range(len(ms)) if (c, i) in allowed and (e, i) in allowed]
 
     def both_off(m: pyo.ConcreteModel, c: int, e: int, i: int) -> pyo.Expression:
         return big_m * (2 - m.x[c, i] - m.x[e, i])
 
     model.before = pyo.Constraint(
         triples,
-        rule=lambda m, c, e, i: m.s[c] + duration(c, i)
-        <= m.s[e] + big_m * (1 - m.y[c, e]) + both_off(m, c, e, i),
+        rule=lambda m, c, e, i: m.s[c] + duration(c, i) <= m.s[e] + big_m * (1 - m.y[c, e]) + both_off(m, c, e, i),
     )
     model.after = pyo.Constraint(
         triples,
-        rule=lambda m, c, e, i: m.s[e] + duration(e, i)
-        <= m.s[c] + big_m * m.y[c, e] + both_off(m, c, e, i),
+        rule=lambda m, c, e, i: m.s[e] + duration(e, i) <= m.s[c] + big_m * m.y[c, e] + both_off(m, c, e, i),
     )
 
 
@@ -163,14 +155,13 @@ def add_symmetry_breaking(model: pyo.ConcreteModel, ms: list[tuple[int, int]]) -
     pairs = [i for i in range(len(ms) - 1) if ms[i][0] == ms[i + 1][0]]
     model.symmetry = pyo.Constraint(
         pairs,
-        rule=lambda m, i: sum(m.x[c, e] for c, e in m.A_SET if e == i)
-        >= sum(m.x[c, e] for c, e in m.A_SET if e == i + 1),
+        rule=lambda m, i: (
+            sum(m.x[c, e] for c, e in m.A_SET if e == i) >= sum(m.x[c, e] for c, e in m.A_SET if e == i + 1)
+        ),
     )
 
 
-def extract(
-    model: pyo.ConcreteModel, ms: list[tuple[int, int]]
-) -> list[tuple[int, int, float]]:
+def extract(model: pyo.ConcreteModel, ms: list[tuple[int, int]]) -> list[tuple[int, int, float]]:
     """Chosen (candidate, type index, start) read from ``x`` and ``s``."""
     return [
         (c, ms[i][0], float(pyo.value(model.s[c])))

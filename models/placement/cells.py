@@ -61,8 +61,9 @@ def round_cells(instance: PlacementInstance, upper_bound: float | None = None) -
         return rc
     cheapest = [min(c.cost for c in cells) for cells in rc.cells]
     slack = upper_bound - sum(cheapest) + 1e-9 * max(1.0, abs(upper_bound))
-    kept = tuple(tuple(c for c in cells if c.cost - low <= slack)
-                 for cells, low in zip(rc.cells, cheapest, strict=True))
+    kept = tuple(
+        tuple(c for c in cells if c.cost - low <= slack) for cells, low in zip(rc.cells, cheapest, strict=True)
+    )
     return _with_cells(rc, kept)
 
 

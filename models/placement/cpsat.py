@@ -24,9 +24,7 @@ class PlacementCpModel:
     resolution: float
 
 
-def build_cpsat(
-    instance: PlacementInstance, rc: RoundCells, resolution: float = 1e-6
-) -> PlacementCpModel:
+def build_cpsat(instance: PlacementInstance, rc: RoundCells, resolution: float = 1e-6) -> PlacementCpModel:
     model = new_model()
     jobs = range(len(rc.jobs))
     nodes = sorted(set(rc.node.values()))
@@ -38,12 +36,10 @@ def build_cpsat(
         scores = instance.pm_scores[rc.jobs[j].job_class]
         model.add_exactly_one(z[j, c] for c in range(len(cells)))
         model.add(sum(x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
-        model.add(sum(u[j, k] for k in nodes) == sum(
-            z[j, c] for c, cell in enumerate(cells) if not cell.across))
+        model.add(sum(u[j, k] for k in nodes) == sum(z[j, c] for c, cell in enumerate(cells) if not cell.across))
         across = [z[j, c] for c, cell in enumerate(cells) if cell.across]
         for g in rc.usable[j]:
-            model.add_bool_or([x[j, g].Not(), *(z[j, c] for c, cell in enumerate(cells)
-                                                if cell.value >= scores[g])])
+            model.add_bool_or([x[j, g].Not(), *(z[j, c] for c, cell in enumerate(cells) if cell.value >= scores[g])])
             model.add_bool_or([x[j, g].Not(), u[j, rc.node[g]], *across])
     for g in rc.free:
         model.add_at_most_one(x[j, g] for j in jobs if (j, g) in x)
@@ -52,9 +48,7 @@ def build_cpsat(
     return PlacementCpModel(model, z, x, resolution)
 
 
-def extract(
-    cp: PlacementCpModel, solver: Any, rc: RoundCells
-) -> tuple[dict[str, tuple[int, ...]], list[int]]:
+def extract(cp: PlacementCpModel, solver: Any, rc: RoundCells) -> tuple[dict[str, tuple[int, ...]], list[int]]:
     """The GPUs of every job and the index of the cell it chose."""
     allocations, chosen = {}, []
     for j, job in enumerate(rc.jobs):

@@ -33,10 +33,8 @@ def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel
     model.z = pyo.Var(pairs, domain=pyo.Binary)
     model.x = pyo.Var(uses, domain=pyo.Binary)
     model.u = pyo.Var([(j, k) for j in jobs for k in nodes], domain=pyo.Binary)
-    model.one_cell = pyo.Constraint(jobs, rule=lambda m, j: sum(
-        m.z[j, c] for c in range(len(rc.cells[j]))) == 1)
-    model.demand = pyo.Constraint(jobs, rule=lambda m, j: sum(
-        m.x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
+    model.one_cell = pyo.Constraint(jobs, rule=lambda m, j: sum(m.z[j, c] for c in range(len(rc.cells[j]))) == 1)
+    model.demand = pyo.Constraint(jobs, rule=lambda m, j: sum(m.x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
     users: dict[int, list[int]] = {}
     for j, g in uses:
         users.setdefault(g, []).append(j)
@@ -44,27 +42,35 @@ def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel
     scores = {j: instance.pm_scores[rc.jobs[j].job_class] for j in jobs}
     model.score = pyo.Constraint(
         uses,
-        rule=lambda m, j, g: m.x[j, g] <= sum(
-            m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g]),
+        rule=lambda m, j, g: (
+            m.x[j, g] <= sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g])
+        ),
     )
-    model.one_node = pyo.Constraint(jobs, rule=lambda m, j: sum(m.u[j, k] for k in nodes) == sum(
-        m.z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across))
+    model.one_node = pyo.Constraint(
+        jobs,
+        rule=lambda m, j: (
+            sum(m.u[j, k] for k in nodes) == sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across)
+        ),
+    )
     model.locality = pyo.Constraint(
         uses,
-        rule=lambda m, j, g: m.x[j, g] <= m.u[j, rc.node[g]] + sum(
-            m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across),
+        rule=lambda m, j, g: (
+            m.x[j, g] <= m.u[j, rc.node[g]] + sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across)
+        ),
     )
-    model.capacity = pyo.Constraint(pairs, rule=lambda m, j, c: sum(
-        m.x[j, g] for g in rc.cells[j][c].eligible) >= rc.jobs[j].gpus * sum(
-        m.z[j, d] for d, cell in enumerate(rc.cells[j]) if cell.value <= rc.cells[j][c].value))
-    model.objective = pyo.Objective(
-        expr=sum(rc.cells[j][c].cost * model.z[j, c] for j, c in pairs), sense=pyo.minimize)
+    model.capacity = pyo.Constraint(
+        pairs,
+        rule=lambda m, j, c: (
+            sum(m.x[j, g] for g in rc.cells[j][c].eligible)
+            >= rc.jobs[j].gpus
+            * sum(m.z[j, d] for d, cell in enumerate(rc.cells[j]) if cell.value <= rc.cells[j][c].value)
+        ),
+    )
+    model.objective = pyo.Objective(expr=sum(rc.cells[j][c].cost * model.z[j, c] for j, c in pairs), sense=pyo.minimize)
     return model
 
 
-def extract(
-    model: pyo.ConcreteModel, rc: RoundCells
-) -> tuple[dict[str, tuple[int, ...]], list[int]]:
+def extract(model: pyo.ConcreteModel, rc: RoundCells) -> tuple[dict[str, tuple[int, ...]], list[int]]:
     """The GPUs of every job and the index of the cell it chose."""
     allocations, chosen = {}, []
     for j, job in enumerate(rc.jobs):

@@ -49,8 +49,7 @@ def test_table3_jobs_hand_optimum(name: str) -> None:
 
 def test_milp_needs_one_demand() -> None:
     inst = _table3("mean-jct", (1e4, 1e4), gpus=2)
-    mixed = PackingInstance(inst.name, inst.gpu_types,
-                            (inst.jobs[0], Job(**{**inst.jobs[1].__dict__, "gpus": 2})))
+    mixed = PackingInstance(inst.name, inst.gpu_types, (inst.jobs[0], Job(**{**inst.jobs[1].__dict__, "gpus": 2})))
     with pytest.raises(PackgapError, match="one GPU demand"):
         _solve("exact-milp", mixed)
     out, value = _solve("exact-cpsat", mixed)

@@ -43,8 +43,14 @@ def test_bad_instance_lists_every_problem() -> None:
     with pytest.raises(InstanceError) as err:
         from_dict(doc)
     paths = {p.path for p in err.value.problems}
-    assert {"objective", "interference", "jobs[0].sync", "jobs[1].profiles.A10.F",
-            "jobs[1].profiles.A800", "jobs[2].deadline"} <= paths
+    assert {
+        "objective",
+        "interference",
+        "jobs[0].sync",
+        "jobs[1].profiles.A10.F",
+        "jobs[1].profiles.A800",
+        "jobs[2].deadline",
+    } <= paths
 
 
 def test_demand_beyond_every_type_is_reported() -> None:
@@ -57,8 +63,7 @@ def test_demand_beyond_every_type_is_reported() -> None:
 def test_solution_round_trip_and_bad_solution() -> None:
     assert FAMILY.solution_from_dict(FAMILY.solution_to_dict(GOOD)) == GOOD
     with pytest.raises(InstanceError) as err:
-        FAMILY.solution_from_dict({"groups": [{"jobs": [], "gpu_type": "", "gpus": [-1],
-                                               "start": -2}]})
+        FAMILY.solution_from_dict({"groups": [{"jobs": [], "gpu_type": "", "gpus": [-1], "start": -2}]})
     paths = {p.path for p in err.value.problems}
     assert {"groups[0].jobs", "groups[0].gpu_type", "groups[0].gpus[0]", "groups[0].start"} <= paths
 
@@ -82,8 +87,7 @@ def test_modes() -> None:
     late = from_dict(tiny_document(objective="late-count"))
     mean = from_dict(tiny_document(objective="mean-jct"))
     assert FAMILY.evaluate(late, GOOD).objective == 1.0
-    assert FAMILY.evaluate(mean, GOOD).objective == pytest.approx(
-        FAMILY.evaluate(mean, GOOD).metrics["mean_jct_s"])
+    assert FAMILY.evaluate(mean, GOOD).objective == pytest.approx(FAMILY.evaluate(mean, GOOD).metrics["mean_jct_s"])
 
 
 def _violations(solution: PackingSolution) -> str:
@@ -94,10 +98,12 @@ def _violations(solution: PackingSolution) -> str:
 
 
 def test_validator_lists_every_rule() -> None:
-    text = _violations(_solution(
-        (("r1", "b1", "r2"), "A800", (0,), 0.0),
-        (("r1", "x"), "H100", (0,), 0.0),
-    ))
+    text = _violations(
+        _solution(
+            (("r1", "b1", "r2"), "A800", (0,), 0.0),
+            (("r1", "x"), "H100", (0,), 0.0),
+        )
+    )
     assert "holds 3 jobs" in text
     assert "unknown job 'x'" in text
     assert "unknown GPU type 'H100'" in text
@@ -121,8 +127,7 @@ def test_validator_rejects_overlapping_capacity() -> None:
     clash = _solution((("r1", "b1"), "A800", (0,), 5.0), (("r2",), "A800", (0,), pair_end - 1))
     with pytest.raises(ValidationError, match=r"GPU A800#0: groups\[0\].*overlaps groups\[1\]"):
         FAMILY.validate(inst, clash)
-    FAMILY.validate(inst, _solution((("r1", "b1"), "A800", (0,), 5.0),
-                                    (("r2",), "A800", (0,), pair_end)))
+    FAMILY.validate(inst, _solution((("r1", "b1"), "A800", (0,), 5.0), (("r2",), "A800", (0,), pair_end)))
 
 
 def test_candidate_groups_export() -> None:

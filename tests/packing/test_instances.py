@@ -11,8 +11,10 @@ from packgap.errors import InstanceError, PackgapError
 from packgap.packing import FAMILY
 from packgap.packing.instance import from_dict, to_dict
 
-HEADER = ("job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,"
-          "iteration_time,resource_time_0,resource_time_1,resource_time_2,priority\n")
+HEADER = (
+    "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,"
+    "iteration_time,resource_time_0,resource_time_1,resource_time_2,priority\n"
+)
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "muri"
 
 
@@ -66,11 +68,14 @@ def _write(tmp_path: Path, rows: list[str]) -> Path:
 
 
 def test_muri_builder_on_a_tiny_trace(tmp_path: Path) -> None:
-    path = _write(tmp_path, [
-        "0,1,5000,1000,dqn,128,490000,0,490,446,8,0,1",
-        "1,2,65000,2000,bert,4,390000,0,195,0.5,163,18,0",
-        "2,2,125000,500,vgg16,16,95500,0,191,114,72,40,0",
-    ])
+    path = _write(
+        tmp_path,
+        [
+            "0,1,5000,1000,dqn,128,490000,0,490,446,8,0,1",
+            "1,2,65000,2000,bert,4,390000,0,195,0.5,163,18,0",
+            "2,2,125000,500,vgg16,16,95500,0,191,114,72,40,0",
+        ],
+    )
     inst = muri.build(path, seed=1)
     assert [j.arrival for j in inst.jobs] == [0.0, 60.0, 120.0]
     bert = inst.jobs[1]
@@ -94,8 +99,7 @@ def test_muri_builder_reports_bad_rows(tmp_path: Path) -> None:
 
 
 @pytest.mark.traces
-@pytest.mark.skipif(not (TRACES / "cluster_exp" / "cluster_trace.csv").exists(),
-                    reason="Muri traces not present")
+@pytest.mark.skipif(not (TRACES / "cluster_exp" / "cluster_trace.csv").exists(), reason="Muri traces not present")
 def test_muri_builder_on_the_real_trace() -> None:
     inst = muri.build(TRACES / "cluster_exp" / "cluster_trace.csv", seed=0)
     assert len(inst.jobs) == 400

@@ -31,8 +31,7 @@ def test_table4_reproduced_exactly() -> None:
         (0, 0, 0, 72, 0, 0, 72),
     ]
     rows = [
-        (s.forward[1], s.backward[1], s.communication[1],
-         s.forward[0], s.backward[0], s.communication[0], s.duration)
+        (s.forward[1], s.backward[1], s.communication[1], s.forward[0], s.backward[0], s.communication[0], s.duration)
         for s in trace.slots[:6]
     ]
     assert rows == table4
@@ -79,11 +78,13 @@ def test_muri_p_between_max_and_sum(a: tuple[float, ...], b: tuple[float, ...]) 
     assert max(alone) - 1e-9 <= together <= sum(alone) + 1e-9
 
 
-@given(st.tuples(_T, _T, _T, _T), st.tuples(_T, _T, _T, _T),
-       st.sampled_from(("before_forward", "before_communication")), st.sampled_from((1.0, 2.0)))
-def test_am_converges_to_positive_time(
-    a: tuple[float, ...], b: tuple[float, ...], sync: str, lam: float
-) -> None:
+@given(
+    st.tuples(_T, _T, _T, _T),
+    st.tuples(_T, _T, _T, _T),
+    st.sampled_from(("before_forward", "before_communication")),
+    st.sampled_from((1.0, 2.0)),
+)
+def test_am_converges_to_positive_time(a: tuple[float, ...], b: tuple[float, ...], sync: str, lam: float) -> None:
     pa, pb = StageProfile(*a), StageProfile(*b)
     members = (Member(pa, "before_forward"), Member(pb, sync))  # type: ignore[arg-type]
     t = am_group_iteration(members, lam)

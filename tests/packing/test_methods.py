@@ -18,8 +18,7 @@ def _run(name: str, **params: object):  # type: ignore[no-untyped-def]
 
 def test_every_method_answer_validates() -> None:
     inst = generate(24, 5)
-    assert {m.name for m in METHODS} >= {"dab+mchp", "blossom+mchp", "none+edf", "none+fifo",
-                                          "dab+edf"}
+    assert {m.name for m in METHODS} >= {"dab+mchp", "blossom+mchp", "none+edf", "none+fifo", "dab+edf"}
     for method in PIPELINES:
         out = method.run(inst, RunContext(SolveOptions(), method.resolve_params({})))
         assert out.solution is not None

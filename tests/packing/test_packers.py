@@ -71,8 +71,7 @@ def test_speed_weights_paper_example() -> None:
     """Section 3.3.4: groups take 2 s / 3 s on GPU A and 6 s / 8 s on GPU B -> 4 groups."""
     times = np.array([[2.0, 6.0], [3.0, 8.0]])
     assert speed_weights(times) == pytest.approx([2.8, 1.0])
-    jobs = tuple(Job(f"j{i}", 0.0, 10.0, 1, 10, "m", "before_forward", (RESNET, RESNET))
-                 for i in range(4))
+    jobs = tuple(Job(f"j{i}", 0.0, 10.0, 1, 10, "m", "before_forward", (RESNET, RESNET)) for i in range(4))
     inst = PackingInstance("ex", (GpuType("A", 1), GpuType("B", 1)), jobs)
     assert weighted_target(inst, times) == 4
     assert gpu_count_target(inst) == 2
@@ -83,8 +82,7 @@ def test_speed_weights_paper_example() -> None:
 
 def test_muri_unpacking_example() -> None:
     """Section 3.3.4: 100 jobs in 50 pairs on 70 GPUs -> the 20 least efficient pairs split."""
-    jobs = tuple(Job(f"j{i}", 0.0, 10.0, 1, 10, "m", "before_forward", (RESNET,))
-                 for i in range(100))
+    jobs = tuple(Job(f"j{i}", 0.0, 10.0, 1, 10, "m", "before_forward", (RESNET,)) for i in range(100))
     inst = PackingInstance("muri", (GpuType("V100", 70),), jobs)
     groups = tuple((f"j{2 * i}", f"j{2 * i + 1}") for i in range(50))
     out = unpack(inst, groups, gpu_count_target(inst), lambda g: float(g[0][1:]))

@@ -15,8 +15,7 @@ def rounds(draw: st.DrawFn, max_nodes: int = 4, max_per_node: int = 4) -> Placem
     per_node = draw(st.integers(1, max_per_node))
     n = nodes * per_node
     classes = ("A", "B")
-    scores = {c: tuple(draw(st.lists(st.sampled_from(SCORES), min_size=n, max_size=n)))
-              for c in classes}
+    scores = {c: tuple(draw(st.lists(st.sampled_from(SCORES), min_size=n, max_size=n))) for c in classes}
     unavailable = frozenset(draw(st.sets(st.integers(0, n - 1), max_size=n // 3)))
     free = n - len(unavailable)
     jobs: list[Job] = []
@@ -26,11 +25,24 @@ def rounds(draw: st.DrawFn, max_nodes: int = 4, max_per_node: int = 4) -> Placem
             break
         gpus = draw(st.integers(1, min(left, per_node + 2)))
         left -= gpus
-        jobs.append(Job(f"j{i}", gpus, draw(st.sampled_from(classes)),
-                        draw(st.sampled_from(("m1", "m2"))), draw(st.sampled_from((1.0, 5.0)))))
+        jobs.append(
+            Job(
+                f"j{i}",
+                gpus,
+                draw(st.sampled_from(classes)),
+                draw(st.sampled_from(("m1", "m2"))),
+                draw(st.sampled_from((1.0, 5.0))),
+            )
+        )
     return PlacementInstance(
-        name="h", nodes=nodes, gpus_per_node=per_node, classes=classes, pm_scores=scores,
-        locality_penalty=draw(st.sampled_from((1.0, 1.2, 1.5, 1.7, 3.0))), jobs=tuple(jobs),
-        unavailable=unavailable, model_penalties=draw(st.sampled_from(({}, {"m2": 2.0}))),
+        name="h",
+        nodes=nodes,
+        gpus_per_node=per_node,
+        classes=classes,
+        pm_scores=scores,
+        locality_penalty=draw(st.sampled_from((1.0, 1.2, 1.5, 1.7, 3.0))),
+        jobs=tuple(jobs),
+        unavailable=unavailable,
+        model_penalties=draw(st.sampled_from(({}, {"m2": 2.0}))),
         objective=draw(st.sampled_from(("slowdown", "work"))),
     )

@@ -13,7 +13,13 @@ def test_paper_example_traverses_in_the_listed_order() -> None:
     (1.5, 1.59) -> (1.5, 3.88); (1, 2.55) is not walked."""
     order = traverse(BINS, 1.5)
     assert [(c.locality, c.value) for c in order] == [
-        (1.0, 0.89), (1.0, 0.94), (1.0, 1.06), (1.5, 0.89), (1.5, 0.94), (1.5, 1.06), (1.5, 2.55)
+        (1.0, 0.89),
+        (1.0, 0.94),
+        (1.0, 1.06),
+        (1.5, 0.89),
+        (1.5, 0.94),
+        (1.5, 1.06),
+        (1.5, 2.55),
     ]
     assert [round(c.product, 2) for c in order[:6]] == [0.89, 0.94, 1.06, 1.33, 1.41, 1.59]
     assert order[-1].product == pytest.approx(3.825)

@@ -26,10 +26,10 @@ TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
 
 def _write_profiles(folder: Path) -> None:
     folder.mkdir()
-    (folder / "profiles.json").write_text(json.dumps(
-        {"classA": "aggregated_data/sim/a-agg.csv", "classB": "aggregated_data/sim/b-agg.csv"}))
-    (folder / "a-agg.csv").write_text("exp,uuid,perf\n" + "".join(
-        f"resnet,u{i},{100 + i}\n" for i in range(9)))
+    (folder / "profiles.json").write_text(
+        json.dumps({"classA": "aggregated_data/sim/a-agg.csv", "classB": "aggregated_data/sim/b-agg.csv"})
+    )
+    (folder / "a-agg.csv").write_text("exp,uuid,perf\n" + "".join(f"resnet,u{i},{100 + i}\n" for i in range(9)))
     (folder / "b-agg.csv").write_text(",exp,perf,pwr\n0,bert,10,1\n1,bert,20,1\n2,bert,30,1\n")
 
 
@@ -56,13 +56,17 @@ def test_bad_profile_names_the_line(tmp_path: Path) -> None:
 def test_workload_and_gpu_table_formats(tmp_path: Path) -> None:
     (tmp_path / "sia_philly_workloads").mkdir()
     w = tmp_path / "sia_philly_workloads" / "workload-1.csv"
-    w.write_text("job_id,num_gpus,submit_time,duration,model\n0,1,98,1481.0,vgg19\n"
-                 "1,12,115,4037.0,DCGAN\n2,4,900,50.0,resnet50\n")
+    w.write_text(
+        "job_id,num_gpus,submit_time,duration,model\n0,1,98,1481.0,vgg19\n"
+        "1,12,115,4037.0,DCGAN\n2,4,900,50.0,resnet50\n"
+    )
     jobs = read_sia_philly(tmp_path)["workload-1"]
     assert [(j.job_id, j.gpus, j.submit_time, j.model) for j in jobs][1] == (1, 12, 115.0, "DCGAN")
     t = tmp_path / "table.csv"
-    t.write_text("GPU_ID,Node_ID,Local_GPU_ID,PerfVar_classA,PerfVar_classB\n"
-                 + "".join(f"{g},{g // 4},{g % 4},{1 + g / 100},1.0\n" for g in range(16)))
+    t.write_text(
+        "GPU_ID,Node_ID,Local_GPU_ID,PerfVar_classA,PerfVar_classB\n"
+        + "".join(f"{g},{g // 4},{g % 4},{1 + g / 100},1.0\n" for g in range(16))
+    )
     table = read_gpu_table(t)
     assert (table.nodes, table.gpus_per_node) == (4, 4) and table.factors["A"][5] == 1.05
     inst = trace_round("w1", jobs, table, PAPER_MODEL_CLASSES, at=200.0)

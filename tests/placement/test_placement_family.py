@@ -24,8 +24,7 @@ def test_bad_instance_lists_every_problem() -> None:
     with pytest.raises(InstanceError) as err:
         from_dict(doc)
     paths = {p.path for p in err.value.problems}
-    expected = {"locality_penalty", "unavailable[0]", "pm_scores.A", "jobs[1].class",
-                "jobs[2].gpus"}
+    expected = {"locality_penalty", "unavailable[0]", "pm_scores.A", "jobs[1].class", "jobs[2].gpus"}
     assert expected <= paths
 
 
@@ -41,8 +40,14 @@ def test_validator_names_every_violation() -> None:
     with pytest.raises(ValidationError) as err:
         FAMILY.validate(inst, bad)
     text = "\n".join(err.value.violations)
-    for expected in ("GPU 0 given twice", "GPU 9 does not exist", "held by a sticky job",
-                     "needs 2 GPU(s), got 1", "unknown job 'x'", "1 job(s) not placed: j0"):
+    for expected in (
+        "GPU 0 given twice",
+        "GPU 9 does not exist",
+        "held by a sticky job",
+        "needs 2 GPU(s), got 1",
+        "unknown job 'x'",
+        "1 job(s) not placed: j0",
+    ):
         assert expected in text
 
 

@@ -16,8 +16,14 @@ from tests.placement.strategies import rounds
 def test_queue_reordering_of_fig4() -> None:
     """Fig. 4: demand exceeds the cluster after 5 jobs; only those 5 are sorted by class, so
     the incoming class A job stays behind them."""
-    queue = [Job("1", 2, "B", "m"), Job("2", 1, "A", "m"), Job("3", 3, "C", "m"),
-             Job("4", 1, "B", "m"), Job("5", 1, "A", "m"), Job("6", 4, "A", "m")]
+    queue = [
+        Job("1", 2, "B", "m"),
+        Job("2", 1, "A", "m"),
+        Job("3", 3, "C", "m"),
+        Job("4", 1, "B", "m"),
+        Job("5", 1, "A", "m"),
+        Job("6", 4, "A", "m"),
+    ]
     order = placement_order(queue, 8, ("A", "B", "C"))
     assert [j.id for j in order] == ["2", "5", "1", "4", "3", "6"]
 
@@ -40,8 +46,7 @@ def test_pal_packs_where_pm_first_spreads() -> None:
     # node 0: GPUs 0-3 score 1.0; node 1: GPU 4 scores 0.9, the rest 1.0. A 4-GPU job:
     # PM-First takes GPU 4 and spreads; PAL's (1, 1.0) cell packs node 0.
     scores = (1.0, 1.0, 1.0, 1.0, 0.9, 1.0, 1.0, 1.0)
-    inst = PlacementInstance("p", 2, 4, ("A",), {"A": scores}, 1.5,
-                             (Job("j", 4, "A", "m"),))
+    inst = PlacementInstance("p", 2, 4, ("A",), {"A": scores}, 1.5, (Job("j", 4, "A", "m"),))
     assert 4 in pm_first(inst).allocations["j"]
     assert pal(inst).allocations["j"] == (0, 1, 2, 3)
     assert FAMILY.evaluate(inst, pal(inst)).objective < FAMILY.evaluate(inst, pm_first(inst)).objective

@@ -35,8 +35,7 @@ def test_hand_example_fifo_blocking_and_slowdown() -> None:
     slower GPU's pace (50 its/round) and finishes at 500."""
     cluster = Cluster(1, 2, ("A",), {"A": (1.0, 2.0)}, 1.5)
     jobs = [_job("a", 1, 0.0, 250.0), _job("b", 2, 50.0, 100.0)]
-    res = simulate(cluster, jobs, fifo, POLICIES["packed-sticky"].place, sticky=True,
-                   round_length=100.0)
+    res = simulate(cluster, jobs, fifo, POLICIES["packed-sticky"].place, sticky=True, round_length=100.0)
     assert res.finish == {"a": 300.0, "b": 500.0}
     assert res.jct == {"a": 300.0, "b": 450.0}
     assert res.wait == {"a": 0.0, "b": 250.0}
@@ -46,31 +45,33 @@ def test_hand_example_fifo_blocking_and_slowdown() -> None:
 
 def test_locality_penalty_when_spread() -> None:
     cluster = Cluster(2, 1, ("A",), {"A": (1.0, 1.0)}, 1.5)
-    res = simulate(cluster, [_job("a", 2, 0.0, 200.0)], fifo, POLICIES["pal"].place,
-                   sticky=False, round_length=100.0)
+    res = simulate(cluster, [_job("a", 2, 0.0, 200.0)], fifo, POLICIES["pal"].place, sticky=False, round_length=100.0)
     assert res.finish == {"a": 300.0}  # 100 / 1.5 = 66.7 iterations a round: 3 rounds
 
 
 def test_las_preempts_and_sticky_jobs_keep_gpus() -> None:
     cluster = Cluster(1, 2, ("A",), {"A": (1.0, 1.0)}, 1.5)
     jobs = [_job("long", 2, 0.0, 1000.0), _job("short", 2, 150.0, 100.0)]
-    res = simulate(cluster, jobs, lambda q: las(q, threshold=300.0),
-                   POLICIES["packed-sticky"].place, sticky=True, round_length=100.0)
+    res = simulate(
+        cluster,
+        jobs,
+        lambda q: las(q, threshold=300.0),
+        POLICIES["packed-sticky"].place,
+        sticky=True,
+        round_length=100.0,
+    )
     # long attains 400 GPU-s by t=200, short (0 attained) overtakes it for one round
     assert res.finish["short"] == 300.0
     assert res.finish["long"] == 1100.0
 
 
 def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
-    cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2),
-                                         "B": (1.0,) * 8}, 1.7)
-    jobs = [_job(str(i), g, 100.0 * i, 500.0 + 100 * i, "AB"[i % 2])
-            for i, g in enumerate((1, 4, 2, 8, 3, 1, 6))]
+    cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2), "B": (1.0,) * 8}, 1.7)
+    jobs = [_job(str(i), g, 100.0 * i, 500.0 + 100 * i, "AB"[i % 2]) for i, g in enumerate((1, 4, 2, 8, 3, 1, 6))]
     for name in POLICIES:
         policy = cluster_policy(name, cluster)
         for scheduler in SCHEDULERS.values():
-            res = simulate(cluster, jobs, scheduler, policy.place, sticky=policy.sticky,
-                           round_length=100.0, seed=3)
+            res = simulate(cluster, jobs, scheduler, policy.place, sticky=policy.sticky, round_length=100.0, seed=3)
             assert set(res.jct) == {j.id for j in jobs}
             assert all(0 <= u <= 1 for u in res.utilisation)
     with pytest.raises(PackgapError, match="more GPUs than the cluster"):
@@ -81,8 +82,7 @@ def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
 
 def test_artifact_inputs(tmp_path: Path) -> None:
     w = tmp_path / "workload-1.csv"
-    w.write_text("job_id,num_gpus,submit_time,duration,model\n0,1,98,1481.0,vgg19\n"
-                 "1,12,115,4037.0,DCGAN\n")
+    w.write_text("job_id,num_gpus,submit_time,duration,model\n0,1,98,1481.0,vgg19\n1,12,115,4037.0,DCGAN\n")
     jobs = sim_jobs(read_workload(w))
     assert (jobs[1].job_class, jobs[1].iter_time) == ("B", 0.0469266931)
     extras = artifact_extra_jobs(jobs, 3)
@@ -96,8 +96,7 @@ def test_workload1_artifact_extra_arrivals_and_pal_beats_tiresias() -> None:
     jobs = sim_jobs(read_workload(TRACES / "sia_philly_workloads" / "workload-1.csv"))
     extras = artifact_extra_jobs(jobs, 3)
     assert [e.submit_time for e in extras] == [18130.0, 21515.0, 24113.0]
-    cluster = cluster_from_table(read_gpu_table(
-        TRACES / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv"))
+    cluster = cluster_from_table(read_gpu_table(TRACES / "blox-sim-inputs" / "gpu_perfvar_64gpu_seed42.csv"))
     mean = {}
     for name in ("packed-sticky", "pal"):
         policy = cluster_policy(name, cluster)
@@ -107,15 +106,20 @@ def test_workload1_artifact_extra_arrivals_and_pal_beats_tiresias() -> None:
 
 
 def test_exact_policy_and_round_gaps() -> None:
-    cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2),
-                                         "B": (1.0, 1.1, 1.0, 1.0, 1.0, 1.3, 1.0, 1.0)}, 1.7)
-    jobs = [_job(str(i), g, 100.0 * i, 300.0 + 100 * i, "AB"[i % 2])
-            for i, g in enumerate((1, 4, 2, 3, 1, 2))]
+    cluster = Cluster(
+        2,
+        4,
+        ("A", "B"),
+        {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2), "B": (1.0, 1.1, 1.0, 1.0, 1.0, 1.3, 1.0, 1.0)},
+        1.7,
+    )
+    jobs = [_job(str(i), g, 100.0 * i, 300.0 + 100 * i, "AB"[i % 2]) for i, g in enumerate((1, 4, 2, 3, 1, 2))]
     options = SolveOptions(time_limit=20)
     exact = simulate(cluster, jobs, fifo, exact_policy(options), sticky=False, round_length=100.0)
     assert set(exact.jct) == {j.id for j in jobs}
-    _, gaps = round_gaps(cluster, jobs, fifo, cluster_policy("pal", cluster).place, sticky=False,
-                         options=options, round_length=100.0)
+    _, gaps = round_gaps(
+        cluster, jobs, fifo, cluster_policy("pal", cluster).place, sticky=False, options=options, round_length=100.0
+    )
     assert gaps and all(g.exact is not None and g.objective >= g.exact - 1e-9 for g in gaps)
     assert all(g.primal_gap is not None and g.primal_gap >= 0 for g in gaps)
 
@@ -148,9 +152,15 @@ def test_replay_extras_cannot_change_packed_results() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 8), st.integers(0, 2000), st.integers(1, 900),
-                          st.sampled_from("AB")), min_size=1, max_size=8),
-       st.sampled_from(sorted(POLICIES)), st.sampled_from(sorted(SCHEDULERS)))
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 8), st.integers(0, 2000), st.integers(1, 900), st.sampled_from("AB")),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from(sorted(POLICIES)),
+    st.sampled_from(sorted(SCHEDULERS)),
+)
 def test_every_job_finishes_no_faster_than_its_best_gpus(rows, policy, scheduler) -> None:
     scores = {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2), "B": (1.0, 1.1, 1.0, 1.0, 1.0, 1.3, 1.0, 1.0)}
     cluster = Cluster(2, 4, ("A", "B"), scores, 1.7)

@@ -36,8 +36,7 @@ def test_kmeans_1d_is_exact(values: list[float], k: int) -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_silhouette_matches_sklearn(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    x = np.sort(np.concatenate([rng.normal(1.0, 0.02, 150), rng.normal(1.3, 0.05, 40),
-                                rng.normal(2.5, 0.1, 5)]))
+    x = np.sort(np.concatenate([rng.normal(1.0, 0.02, 150), rng.normal(1.3, 0.05, 40), rng.normal(2.5, 0.1, 5)]))
     for k, starts in enumerate(kmeans_1d(x, 6)[1:], start=2):
         labels = np.repeat(np.arange(k), np.diff([*starts, len(x)]))
         ours = silhouette_1d(x, starts)
