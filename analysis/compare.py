@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.methods import Method
-from analysis.run import check_against_optimum, default_params, solve
-from analysis.store import ResultStore, instance_digest, params_key
+from analysis.method import Method
+from analysis.run import check_against_optimum, find_stored, solve
+from analysis.store import ResultStore, instance_digest
 from packgap.family import Family
 from packgap.result import SolveResult
 from solvers.outcome import SolveOptions
@@ -26,10 +26,7 @@ def compare_instance(
     digest = instance_digest(family.instance_to_dict(instance))
     results: list[SolveResult] = []
     for method in methods:
-        result = None
-        if store is not None:
-            key = params_key(default_params(method, options))
-            result = store.find(digest, method.name, options.seed, key)
+        result = None if store is None else find_stored(store, digest, method, options)
         if result is None:
             result = solve(family, instance, method, options=options)
             if store is not None:

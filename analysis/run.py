@@ -1,17 +1,19 @@
 """The solve driver: run one method, validate its answer, score it with the family evaluator.
 
-Only the method's own call is timed (benchopt). A heuristic objective below a proven bound
-raises :class:`~packgap.errors.OptimalityViolationError`: it is a bug, never a number.
+Only the method's own call is timed (benchopt), model building included: a time limit is a
+wall-clock promise, and exact methods get their default limit when the caller names none.
+A heuristic objective below a proven bound raises
+:class:`~packgap.errors.OptimalityViolationError`: it is a bug, never a number.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.methods import Method, RunContext
-from packgap.errors import OptimalityViolationError, PackgapError, ValidationError
+from analysis.method import Clock, Method, MethodOutput, RunContext
+from analysis.store import ResultStore, params_key
+from packgap.errors import OptimalityViolationError, PackgapError, TimeLimitReached, ValidationError
 from packgap.family import Family
 from packgap.result import SolveResult, Status, beats, certified_gap
 from solvers.outcome import SolveOptions
@@ -32,15 +34,18 @@ def solve(
     An answer that fails validation raises: an invalid answer is an error, not a number.
     """
     resolved = method.resolve_params(params or {})
-    ctx = RunContext(options, resolved)
-    start = time.perf_counter()
+    options = method.options_for(options)
+    ctx = RunContext(options, resolved, Clock())
     try:
         output = method.run(instance, ctx)
     except ValidationError:
         raise
+    except TimeLimitReached as exc:
+        output = MethodOutput(None, Status.TIMEOUT, message=str(exc))
     except PackgapError as exc:
-        return _failed(family, instance, method, options, resolved, time.perf_counter() - start, str(exc))
-    wall = time.perf_counter() - start
+        return _failed(family, instance, method, options, resolved, ctx.clock.elapsed(), str(exc))
+    wall = ctx.clock.elapsed()
+    build = min(ctx.clock.build_s(), wall)
     objective = None
     metrics: dict[str, float] = {}
     solution_doc = None
@@ -73,6 +78,8 @@ def solve(
         metrics=metrics,
         solution=solution_doc,
         message=output.message,
+        build_s=build,
+        solve_s=wall - build,
     )
 
 
@@ -84,7 +91,13 @@ def raise_below_bound(method: str, instance: str, objective: float, bound: float
 
 def default_params(method: Method, options: SolveOptions) -> dict[str, Any]:
     """What a result row of ``method`` run with its defaults records (the store's cell key)."""
-    return result_params(method.resolve_params({}), options)
+    return result_params(method.resolve_params({}), method.options_for(options))
+
+
+def find_stored(store: ResultStore, digest: str, method: Method, options: SolveOptions) -> SolveResult | None:
+    """The stored result of ``method`` with its defaults on the instance ``digest``, if any:
+    the one lookup compare and sweep share, so both resume the same cells."""
+    return store.find(digest, method.name, options.seed, params_key(default_params(method, options)))
 
 
 def result_params(params: Mapping[str, Any], options: SolveOptions) -> dict[str, Any]:

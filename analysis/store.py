@@ -20,7 +20,7 @@ from typing import Any
 import packgap
 from packgap import jsonio
 from packgap.errors import PackgapError
-from packgap.result import SolveResult, Status
+from packgap.result import SolveResult
 
 _COLUMNS = """
     instance_digest VARCHAR, instance VARCHAR, family VARCHAR, method VARCHAR, seed BIGINT,
@@ -73,7 +73,7 @@ class ResultStore:
             "AND params = ? ORDER BY created DESC LIMIT 1",
             [digest, method, seed, params],
         ).fetchone()
-        return None if row is None else result_from_dict(json.loads(row[0]))
+        return None if row is None else SolveResult.from_dict(json.loads(row[0]))
 
     def append(self, digest: str, result: SolveResult, summary: dict[str, Any] | None = None) -> None:
         """Append one finished cell; ``summary`` (the family's instance summary) lets reports
@@ -110,23 +110,3 @@ class ResultStore:
         cursor = self._db.execute("SELECT * FROM results ORDER BY created")
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
-def result_from_dict(doc: dict[str, Any]) -> SolveResult:
-    return SolveResult(
-        family=doc["family"],
-        method=doc["method"],
-        instance=doc["instance"],
-        status=Status(doc["status"]),
-        objective=doc["objective"],
-        bound=doc["bound"],
-        wall_s=doc["wall_s"],
-        solver=doc["solver"],
-        solver_version=doc["solver_version"],
-        seed=doc["seed"],
-        params=doc["params"],
-        metrics=doc["metrics"],
-        solution=doc["solution"],
-        primal_gap=doc["primal_gap"],
-        message=doc["message"],
-    )

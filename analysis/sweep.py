@@ -12,11 +12,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.methods import method as lookup_method
-from analysis.run import check_against_optimum, default_params, solve
-from analysis.store import ResultStore, instance_digest, params_key, result_from_dict
+from analysis.registry import family as lookup_family
+from analysis.registry import method as lookup_method
+from analysis.run import check_against_optimum, find_stored, solve
+from analysis.store import ResultStore, instance_digest
 from packgap.errors import PackgapError
-from packgap.registry import family as lookup_family
 from packgap.result import SolveResult
 from solvers.outcome import SolveOptions
 
@@ -78,8 +78,7 @@ def run_sweep(
     pending: list[int] = []
     digests = [instance_digest(c.instance) for c in cells]
     for i, cell in enumerate(cells):
-        key = params_key(default_params(lookup_method(cell.family, cell.method), options))
-        found = store.find(digests[i], cell.method, options.seed, key)
+        found = find_stored(store, digests[i], lookup_method(cell.family, cell.method), options)
         if found is None:
             pending.append(i)
         else:
@@ -91,7 +90,7 @@ def run_sweep(
         try:
             futures = {ex.submit(solve_cell, cells[i], options): i for i in pending}
             for future in ex.as_completed(list(futures)):
-                i, result = futures[future], result_from_dict(future.result())
+                i, result = futures[future], SolveResult.from_dict(future.result())
                 cell = cells[i]
                 fam = lookup_family(cell.family)
                 store.append(digests[i], result, fam.summary(fam.instance_from_dict(cell.instance)))

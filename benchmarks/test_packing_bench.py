@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.methods import METHODS
+from analysis.registry import methods
 from analysis.run import solve
 from benchmarks.conftest import sizes
-from heuristics.packing.blossom import default_now, pack_by_matching
+from heuristics.packing.blossom import pack_by_matching
 from heuristics.packing.scores import pair_scores
-from instances.packing import generate
+from instances.packing.generator import generate
 from packgap.packing import FAMILY
+from packgap.packing.groups import default_now
 from packgap.packing.values import total_value
 from packgap.result import Status
 from solvers.outcome import SolveOptions
@@ -24,7 +25,7 @@ OPTIONS = SolveOptions(time_limit=60, seed=0)
 @pytest.mark.parametrize("method", ["dab+mchp", "blossom+mchp", "none+edf"])
 def test_packing_pipelines(benchmark, jobs, method):
     instance = generate(jobs, seed=1)
-    result = benchmark(solve, FAMILY, instance, METHODS["packing"][method], options=OPTIONS)
+    result = benchmark(solve, FAMILY, instance, methods("packing")[method], options=OPTIONS)
     benchmark.extra_info.update(objective=result.objective)
     assert result.objective is not None
 
@@ -59,7 +60,7 @@ def test_packing_exact_models(benchmark, jobs, method):
     instance = generate(jobs, seed=3, gpu_types=(("A800", 2), ("A10", 4)))
     result = benchmark.pedantic(
         solve,
-        args=(FAMILY, instance, METHODS["packing"][method]),
+        args=(FAMILY, instance, methods("packing")[method]),
         kwargs={"options": OPTIONS},
         rounds=1,
     )

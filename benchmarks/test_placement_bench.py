@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.methods.placement import BY_NAME
-from analysis.placement_sim import simulate_trace
+from analysis.placement.methods import BY_NAME
+from analysis.placement.simulate import simulate_trace
 from analysis.run import solve
 from benchmarks.conftest import sizes
 from heuristics.placement import POLICIES
 from heuristics.placement.pm_score import bin_class
-from instances.pal_rounds import generate_round
-from instances.pal_sia import build_trace
-from instances.pal_synergy import synergy_cluster_trace
+from instances.placement.rounds import generate_round
+from instances.placement.sia import build_trace
+from instances.placement.synergy import synergy_cluster_trace
 from instances.traces import traces_dir
 from packgap.errors import PackgapError
 from packgap.placement import FAMILY

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.methods import METHODS
+from analysis.registry import methods
 from analysis.run import solve
 from benchmarks.conftest import sizes
-from instances.planning import generate
+from instances.planning.generator import generate
 from packgap.planning import FAMILY
 from solvers.outcome import SolveOptions
 
@@ -19,7 +19,7 @@ OPTIONS = SolveOptions(time_limit=60, seed=0)
 @pytest.mark.parametrize("method", ["mchp", "exact-flow", "edf"])
 def test_planning_heuristics_and_flow(benchmark, groups, method):
     instance = generate(groups, seed=1)
-    result = benchmark(solve, FAMILY, instance, METHODS["planning"][method], options=OPTIONS)
+    result = benchmark(solve, FAMILY, instance, methods("planning")[method], options=OPTIONS)
     assert result.objective is not None
 
 
@@ -28,7 +28,7 @@ def test_planning_heuristics_and_flow(benchmark, groups, method):
 def test_planning_exact_models(benchmark, groups, method):
     instance = generate(groups, seed=1, gpu_types=(("A800", 1), ("RTX4090", 2)))
     result = benchmark.pedantic(
-        solve, args=(FAMILY, instance, METHODS["planning"][method]), kwargs={"options": OPTIONS}, rounds=1
+        solve, args=(FAMILY, instance, methods("planning")[method]), kwargs={"options": OPTIONS}, rounds=1
     )
     benchmark.extra_info.update(status=str(result.status), gap=result.gap)
     assert result.objective is not None

@@ -58,3 +58,7 @@ class UnknownNameError(PackgapError):
 
 class OptimalityViolationError(PackgapError):
     """A validated objective beats a proven optimum or bound: a bug, never a result."""
+
+
+class TimeLimitReached(PackgapError):
+    """The wall-clock time limit ran out before a method had an answer (status ``timeout``)."""

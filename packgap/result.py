@@ -6,6 +6,7 @@ solver's own objective value is never copied here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -45,7 +46,11 @@ def beats(objective: float, bound: float) -> bool:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """One method's answer on one instance, in the same shape for every family and method."""
+    """One method's answer on one instance, in the same shape for every family and method.
+
+    ``wall_s`` is the method's whole wall time; ``build_s`` the part spent building a model
+    (0 for heuristics) and ``solve_s`` the rest.
+    """
 
     family: str
     method: str
@@ -62,6 +67,8 @@ class SolveResult:
     solution: dict[str, Any] | None = None
     primal_gap: float | None = None
     message: str = ""
+    build_s: float = 0.0
+    solve_s: float = 0.0
 
     @property
     def gap(self) -> float | None:
@@ -82,6 +89,8 @@ class SolveResult:
             "gap": self.gap,
             "primal_gap": self.primal_gap,
             "wall_s": self.wall_s,
+            "build_s": self.build_s,
+            "solve_s": self.solve_s,
             "solver": self.solver,
             "solver_version": self.solver_version,
             "seed": self.seed,
@@ -90,3 +99,26 @@ class SolveResult:
             "message": self.message,
             "solution": self.solution,
         }
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> SolveResult:
+        """The inverse of :meth:`to_dict` (``gap`` is derived, so it is not read back)."""
+        return cls(
+            family=doc["family"],
+            method=doc["method"],
+            instance=doc["instance"],
+            status=Status(doc["status"]),
+            objective=doc["objective"],
+            bound=doc["bound"],
+            wall_s=doc["wall_s"],
+            solver=doc["solver"],
+            solver_version=doc["solver_version"],
+            seed=doc["seed"],
+            params=dict(doc["params"]),
+            metrics=dict(doc["metrics"]),
+            solution=doc["solution"],
+            primal_gap=doc["primal_gap"],
+            message=doc["message"],
+            build_s=doc.get("build_s", 0.0),
+            solve_s=doc.get("solve_s", doc["wall_s"]),
+        )

@@ -21,15 +21,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from heuristics.placement import POLICIES, cluster_policy
-from heuristics.placement.artifact import artifact_policy
 from heuristics.placement.schedulers import fifo
-from instances.pal_sim import ARTIFACT_ROUND, artifact_extra_jobs, cluster_from_table, sim_jobs
-from instances.pal_traces import read_gpu_table, read_sia_philly
+from instances.placement.sim import ARTIFACT_ROUND, artifact_extra_jobs, cluster_from_table, sim_jobs
+from instances.placement.traces import read_gpu_table, read_sia_philly
 from packgap.placement.simulator import Cluster, SimJob, simulate
 
 
 def mean_jct(cluster: Cluster, jobs: list[SimJob], name: str, artifact: bool) -> float:
-    policy = artifact_policy(name, cluster) if artifact else cluster_policy(name, cluster)
+    policy = cluster_policy(name, cluster, artifact=artifact)
     return simulate(cluster, jobs, fifo, policy.place, sticky=policy.sticky, round_length=ARTIFACT_ROUND).mean_jct
 
 

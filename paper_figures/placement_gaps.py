@@ -16,11 +16,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from analysis.placement_gaps import round_gaps
+from analysis.placement.round_gaps import round_gaps
 from heuristics.placement import cluster_policy
 from heuristics.placement.schedulers import fifo
-from instances.pal_sim import ARTIFACT_ROUND, cluster_from_table, sim_jobs
-from instances.pal_traces import read_gpu_table, read_workload
+from instances.placement.sim import ARTIFACT_ROUND, cluster_from_table, sim_jobs
+from instances.placement.traces import read_gpu_table, read_workload
 from solvers.outcome import SolveOptions
 
 POLICIES = ("pal", "pm-first", "packed-non-sticky", "random-non-sticky")

@@ -15,7 +15,7 @@ from pathlib import Path
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
-from instances.planning import generate
+from instances.planning.generator import generate
 from packgap.planning import FAMILY
 from solvers.outcome import SolveOptions
 

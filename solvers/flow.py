@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from packgap.errors import PackgapError, SolverUnavailableError, UnknownNameError
 from packgap.result import Status
@@ -107,6 +106,8 @@ def assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Minimum-cost assignment of every row to a distinct column (rows <= columns)."""
     if costs.ndim != 2 or costs.shape[0] > costs.shape[1]:
         raise ValueError(f"need a rows <= columns cost matrix, got shape {costs.shape}")
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(costs)
     return rows, cols, float(costs[rows, cols].sum())
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from packgap.planning import GpuType, Group, PlanningInstance
+from packgap.gpus import GpuType
+from packgap.planning import Group, PlanningInstance
 
 
 @pytest.fixture

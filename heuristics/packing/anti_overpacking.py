@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from heuristics.packing.blossom import Groups
 from packgap.packing import PackingInstance
+from packgap.packing.groups import Groups
 
 
 def speed_weights(times: np.ndarray) -> np.ndarray:

@@ -25,15 +25,9 @@ import numpy as np
 
 from heuristics.packing.scores import PairScores, pair_scores
 from packgap.packing import PackingInstance
+from packgap.packing.groups import Groups, default_now
 from packgap.packing.instance import Interleaving
 from solvers.matching import MatchingBackend, max_weight_matching
-
-Groups = tuple[tuple[str, ...], ...]
-
-
-def default_now(instance: PackingInstance) -> float:
-    """The packing moment of an offline batch: the first arrival."""
-    return min(j.arrival for j in instance.jobs)
 
 
 def top_edges(u: np.ndarray, v: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:

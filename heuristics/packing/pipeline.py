@@ -35,17 +35,19 @@ from heuristics.packing.anti_overpacking import (
     unpack,
     weighted_target,
 )
-from heuristics.packing.blossom import Groups, default_now, muri_blossom
+from heuristics.packing.blossom import muri_blossom
 from heuristics.packing.dab import dab
 from heuristics.packing.scores import group_eff, group_times
 from heuristics.packing.singles import no_packing
 from heuristics.planning import edf, fifo, mchp
 from packgap.errors import UnknownNameError
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance, PackingSolution, PlacedGroup
+from packgap.packing.groups import Groups, default_now
 from packgap.packing.instance import Interleaving
 from packgap.packing.timeline import timeline
 from packgap.packing.values import DEFAULT_W
-from packgap.planning import GpuType, Group, PlanningInstance, PlanningSolution
+from packgap.planning import Group, PlanningInstance, PlanningSolution
 
 Packer = Literal["dab", "blossom", "none"]
 Planner = Literal["mchp", "fifo", "edf"]

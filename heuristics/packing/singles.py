@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from heuristics.packing.blossom import Groups
 from packgap.packing import PackingInstance
+from packgap.packing.groups import Groups
 
 
 def no_packing(instance: PackingInstance) -> Groups:

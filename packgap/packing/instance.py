@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from packgap.fields import Reader, join, raw_field
+from packgap.gpus import GpuType, read_gpu_type
 from packgap.packing.interleave import SYNC_RULES, Member, StageProfile, SyncRule
-from packgap.planning import GpuType
-from packgap.planning.instance import read_gpu_type
 
 SCHEMA = "packgap.packing"
 VERSION = 1

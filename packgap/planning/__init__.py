@@ -7,7 +7,7 @@ from typing import Any
 from packgap.family import Family
 from packgap.planning import instance, solution
 from packgap.planning.evaluate import evaluate, schedule, validate
-from packgap.planning.instance import GpuType, Group, PlanningInstance
+from packgap.planning.instance import Group, PlanningInstance
 from packgap.planning.solution import GpuSequence, PlanningSolution
 
 
@@ -36,7 +36,6 @@ FAMILY: Family[PlanningInstance, PlanningSolution] = Family.of(
 __all__ = [
     "FAMILY",
     "GpuSequence",
-    "GpuType",
     "Group",
     "PlanningInstance",
     "PlanningSolution",

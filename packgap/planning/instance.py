@@ -13,15 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from packgap.fields import Reader, join, raw_field
+from packgap.gpus import GpuType, read_gpu_type
 
 SCHEMA = "packgap.planning"
 VERSION = 1
-
-
-@dataclass(frozen=True)
-class GpuType:
-    name: str
-    count: int
 
 
 @dataclass(frozen=True)
@@ -54,16 +49,6 @@ class PlanningInstance:
 
     def group_index(self) -> dict[str, int]:
         return {g.id: i for i, g in enumerate(self.groups)}
-
-
-def read_gpu_type(r: Reader, value: Any, path: str) -> GpuType | None:
-    """One ``{"name", "count"}`` GPU type (shared by every family with typed GPUs)."""
-    obj = r.obj(value, path, {"name": True, "count": True})
-    if obj is None or "name" not in obj or "count" not in obj:
-        return None
-    name = r.string(obj["name"], join(path, "name"))
-    count = r.number(obj["count"], join(path, "count"), positive=True, integer=True)
-    return None if name is None or count is None else GpuType(name, count)
 
 
 def _group(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Group | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.methods.base import Method, MethodOutput
+from analysis.method import Method, MethodOutput
 from analysis.run import check_against_optimum, solve
 from packgap.errors import OptimalityViolationError, ValidationError
 from packgap.planning import FAMILY, GpuSequence, PlanningSolution

@@ -6,11 +6,11 @@ import builtins
 
 import pytest
 
-from analysis.methods import METHODS
+from analysis.registry import methods
 from analysis.report import gap_table, load_rows, plot_gaps
 from analysis.store import ResultStore
 from analysis.sweep import Cell, run_sweep
-from instances.planning import generate
+from instances.planning.generator import generate
 from packgap.errors import PackgapError
 from packgap.planning import FAMILY
 from solvers.outcome import SolveOptions
@@ -45,7 +45,7 @@ def test_sweep_resumes_and_report_groups_by_size(tmp_path):
 
 
 def test_every_planning_method_is_swept():
-    assert {c.method for c in cells([2])} <= set(METHODS["planning"])
+    assert {c.method for c in cells([2])} <= set(methods("planning"))
 
 
 def test_dask_scheduler_without_dask_is_a_clear_error(tmp_path, monkeypatch):

@@ -6,9 +6,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.interleave import StageProfile
-from packgap.planning import GpuType
 
 #: CUCKOO Table 3 (ms): ResNet (sync before next forward) and BERT (sync before communication).
 RESNET = StageProfile(10, 37, 76, 98)

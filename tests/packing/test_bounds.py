@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.methods.base import RunContext
-from analysis.methods.packing import METHODS, PIPELINES
-from instances.packing import generate
+from analysis.method import RunContext
+from analysis.packing.methods import METHODS, PIPELINES
+from instances.packing.generator import generate
 from models.packing.bounds import job_floors, lower_bound, srpt_total_completion
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.timeline import candidate_groups

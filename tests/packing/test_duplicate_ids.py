@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from instances.packing import generate
+from instances.packing.generator import generate
 from packgap.errors import InstanceError
 from packgap.packing import FAMILY
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.methods.base import RunContext
-from analysis.methods.packing import METHODS, PIPELINES
+from analysis.method import RunContext
+from analysis.packing.methods import METHODS, PIPELINES
 from models.packing.cpsat import build_cpsat
 from packgap.errors import PackgapError
+from packgap.gpus import GpuType
 from packgap.packing import FAMILY, Job, PackingInstance
-from packgap.planning import GpuType
 from packgap.result import Status
 from solvers.outcome import SolveOptions
 from tests.packing.strategies import BERT, RESNET, grid_instances
@@ -85,7 +85,7 @@ def test_cpsat_mixed_demand_answers_validate(inst: PackingInstance) -> None:
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_generated_instances_are_exact_for_cpsat_and_agree(seed: int) -> None:
-    from instances.packing import generate
+    from instances.packing.generator import generate
 
     inst = generate(6, seed, gpu_types=(("A800", 2), ("A10", 4)))
     assert build_cpsat(inst).exact  # microsecond data -> 1 us ticks

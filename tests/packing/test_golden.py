@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.methods.base import RunContext
-from analysis.methods.packing import PIPELINES
+from analysis.method import RunContext
+from analysis.packing.methods import PIPELINES
 from heuristics.packing.scores import pair_scores
-from instances.packing import generate
+from instances.packing.generator import generate
 from packgap.packing import FAMILY
 from solvers.outcome import SolveOptions
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from instances import muri
-from instances.packing import generate, helios_arrivals, muri_stages, stage_profile
+from instances.packing import muri
+from instances.packing.generator import generate, helios_arrivals, muri_stages, stage_profile
 from packgap import jsonio
 from packgap.errors import InstanceError, PackgapError
 from packgap.packing import FAMILY

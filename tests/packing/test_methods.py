@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.methods.base import RunContext
-from analysis.methods.packing import METHODS, PIPELINES
-from instances.packing import generate
+from analysis.method import RunContext
+from analysis.packing.methods import METHODS, PIPELINES
+from instances.packing.generator import generate
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.packing import FAMILY
 from solvers.outcome import SolveOptions

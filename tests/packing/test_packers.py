@@ -14,10 +14,10 @@ from heuristics.packing.blossom import muri_blossom, pack_by_matching
 from heuristics.packing.dab import dab
 from heuristics.packing.scores import group_eff, pair_scores
 from heuristics.packing.singles import no_packing
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import from_dict
 from packgap.packing.values import ddl_value
-from packgap.planning import GpuType
 from tests.packing.strategies import RESNET, instances, tiny_document
 
 

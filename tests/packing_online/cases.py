@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.interleave import StageProfile
-from packgap.planning import GpuType
 
 #: One second per iteration under Muri-P (S + F + B + C = 1000 ms).
 ONE_SECOND = StageProfile(0.0, 500.0, 500.0, 0.0)

@@ -1,4 +1,4 @@
-"""Lower bound and offline references for online runs (analysis.online_bound)."""
+"""Lower bound and offline references for online runs (analysis.packing.online_bound)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 
-from analysis.methods import METHODS
-from analysis.online import PIPELINE_NAMES, compare_online, online_document
-from analysis.online_bound import jct_lower_bound, references
+from analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
+from analysis.packing.online_bound import jct_lower_bound, references
+from analysis.registry import methods
 from heuristics.packing.pipeline import PipelineOptions, run_pipeline
 from packgap.jsonio import dumps
 from packgap.packing import FAMILY, PackingInstance
@@ -34,7 +34,7 @@ def test_bound_below_every_online_and_offline_pipeline(inst: PackingInstance) ->
     assert bound <= FAMILY.evaluate(inst, offline).metrics["mean_jct_s"] + 1e-6
 
 
-@pytest.mark.skipif("exact-cpsat" not in METHODS["packing"], reason="no exact packing method registered")
+@pytest.mark.skipif("exact-cpsat" not in methods("packing"), reason="no exact packing method registered")
 def test_offline_optimum_sits_between_bound_and_online_runs() -> None:
     inst = replace(from_dict(tiny_document()), objective="mean-jct")
     refs = references(inst, exact="exact-cpsat", options=SolveOptions(time_limit=30.0))

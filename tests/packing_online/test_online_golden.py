@@ -13,8 +13,8 @@ import hashlib
 
 import pytest
 
-from analysis.online import report_to_dict, simulate_pipeline
-from instances.packing import generate
+from analysis.packing.online import report_to_dict, simulate_pipeline
+from instances.packing.generator import generate
 from packgap.jsonio import dumps
 
 GOLDEN_SHA256 = {

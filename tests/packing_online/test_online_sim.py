@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.online import overtime_series, pipeline_replan, report_to_dict, simulate_pipeline, snapshot
-from instances.packing import generate
+from analysis.packing.online import overtime_series, pipeline_replan, report_to_dict, simulate_pipeline, snapshot
+from instances.packing.generator import generate
 from packgap.errors import PackgapError
+from packgap.gpus import GpuType
 from packgap.jsonio import dumps
 from packgap.packing import FAMILY, Job, PackingInstance
 from packgap.packing.online import Start, View, simulate
-from packgap.planning import GpuType
 from tests.packing.strategies import instances
 from tests.packing_online.cases import ONE_SECOND, three_jobs
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from heuristics.placement import POLICIES
-from instances.pal_rounds import PAPER_MODEL_CLASSES, generate_round, trace_round
-from instances.pal_synergy import synergy_trace
-from instances.pal_traces import read_gpu_table, read_sia_philly, read_workload
-from instances.pal_variability import (
+from instances.placement.rounds import PAPER_MODEL_CLASSES, generate_round, trace_round
+from instances.placement.synergy import synergy_trace
+from instances.placement.traces import read_gpu_table, read_sia_philly, read_workload
+from instances.placement.variability import (
     artifact_factors,
     read_profiles,
     sample_factors,
@@ -83,7 +83,7 @@ def test_generate_round_is_deterministic_and_valid() -> None:
     assert len(inst.unavailable) == 8
     assert sum(j.gpus for j in inst.jobs) <= 24
     for policy in POLICIES.values():
-        FAMILY.validate(inst, policy.place(inst, 0))
+        FAMILY.validate(inst, policy.configure(inst).place(inst, 0))
 
 
 def test_synthetic_factors_match_the_stated_statistics() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.methods.placement import METHODS
+from analysis.placement.methods import METHODS
 from analysis.run import check_against_optimum, solve
-from instances.pal_rounds import generate_round
+from instances.placement.rounds import generate_round
 from models.placement import milp as milp_placement
 from models.placement.cells import round_cells
 from packgap.placement import FAMILY, PlacementInstance

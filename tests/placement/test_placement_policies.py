@@ -64,9 +64,9 @@ def test_packed_rule() -> None:
 @given(rounds())
 def test_every_policy_places_validly_and_deterministically(inst: PlacementInstance) -> None:
     for policy in POLICIES.values():
-        sol = policy.place(inst, 7)
+        sol = policy.configure(inst).place(inst, 7)
         FAMILY.validate(inst, sol)
-        assert policy.place(inst, 7) == sol
+        assert policy.configure(inst).place(inst, 7) == sol
 
 
 def test_unknown_options_fail_loudly() -> None:

@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.methods.placement import exact_policy
-from analysis.placement_gaps import round_gaps
-from analysis.placement_replay import replay, replay_rounds
-from analysis.placement_sim import metrics, run
+from analysis.placement.methods import exact_policy
+from analysis.placement.replay import replay, replay_rounds
+from analysis.placement.round_gaps import round_gaps
+from analysis.placement.simulate import metrics, run
 from heuristics.placement import POLICIES, cluster_policy
 from heuristics.placement.artifact import artifact_bins
 from heuristics.placement.schedulers import SCHEDULERS, fifo, las
-from instances.pal_sim import artifact_extra_jobs, cluster_from_table, sim_jobs
-from instances.pal_synergy import synergy_trace
-from instances.pal_traces import read_gpu_table, read_workload
+from instances.placement.sim import artifact_extra_jobs, cluster_from_table, sim_jobs
+from instances.placement.synergy import synergy_trace
+from instances.placement.traces import read_gpu_table, read_workload
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.placement import FAMILY
 from packgap.placement.simulator import Cluster, SimJob, simulate
@@ -35,7 +35,7 @@ def test_hand_example_fifo_blocking_and_slowdown() -> None:
     slower GPU's pace (50 its/round) and finishes at 500."""
     cluster = Cluster(1, 2, ("A",), {"A": (1.0, 2.0)}, 1.5)
     jobs = [_job("a", 1, 0.0, 250.0), _job("b", 2, 50.0, 100.0)]
-    res = simulate(cluster, jobs, fifo, POLICIES["packed-sticky"].place, sticky=True, round_length=100.0)
+    res = simulate(cluster, jobs, fifo, POLICIES["packed-sticky"].heuristic, sticky=True, round_length=100.0)
     assert res.finish == {"a": 300.0, "b": 500.0}
     assert res.jct == {"a": 300.0, "b": 450.0}
     assert res.wait == {"a": 0.0, "b": 250.0}
@@ -45,7 +45,9 @@ def test_hand_example_fifo_blocking_and_slowdown() -> None:
 
 def test_locality_penalty_when_spread() -> None:
     cluster = Cluster(2, 1, ("A",), {"A": (1.0, 1.0)}, 1.5)
-    res = simulate(cluster, [_job("a", 2, 0.0, 200.0)], fifo, POLICIES["pal"].place, sticky=False, round_length=100.0)
+    res = simulate(
+        cluster, [_job("a", 2, 0.0, 200.0)], fifo, POLICIES["pal"].heuristic, sticky=False, round_length=100.0
+    )
     assert res.finish == {"a": 300.0}  # 100 / 1.5 = 66.7 iterations a round: 3 rounds
 
 
@@ -56,7 +58,7 @@ def test_las_preempts_and_sticky_jobs_keep_gpus() -> None:
         cluster,
         jobs,
         lambda q: las(q, threshold=300.0),
-        POLICIES["packed-sticky"].place,
+        POLICIES["packed-sticky"].heuristic,
         sticky=True,
         round_length=100.0,
     )
@@ -75,9 +77,9 @@ def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
             assert set(res.jct) == {j.id for j in jobs}
             assert all(0 <= u <= 1 for u in res.utilisation)
     with pytest.raises(PackgapError, match="more GPUs than the cluster"):
-        simulate(cluster, [_job("x", 9, 0.0, 1.0)], fifo, POLICIES["pal"].place, sticky=False)
+        simulate(cluster, [_job("x", 9, 0.0, 1.0)], fifo, POLICIES["pal"].heuristic, sticky=False)
     with pytest.raises(PackgapError, match="no tracked job"):
-        simulate(cluster, [], fifo, POLICIES["pal"].place, sticky=False)
+        simulate(cluster, [], fifo, POLICIES["pal"].heuristic, sticky=False)
 
 
 def test_artifact_inputs(tmp_path: Path) -> None:
@@ -148,7 +150,7 @@ def test_replay_extras_cannot_change_packed_results() -> None:
     assert len(pal_run.finish) == 160
     rounds = replay_rounds(TRACES, 2, every=50)
     assert rounds and all(r.num_gpus == 64 and r.jobs for r in rounds)
-    FAMILY.validate(rounds[0], POLICIES["pal"].place(rounds[0], 0))
+    FAMILY.validate(rounds[0], POLICIES["pal"].heuristic(rounds[0], 0))
 
 
 @settings(max_examples=25, deadline=None)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.methods import METHODS
-from analysis.methods.planning import horn_flow
+from analysis.planning.methods import horn_flow
+from analysis.registry import methods
 from analysis.run import check_against_optimum, solve
-from instances.planning import generate
+from instances.planning.generator import generate
 from packgap import jsonio
 from packgap.planning import FAMILY
 from packgap.result import Status
@@ -28,7 +28,7 @@ instances = st.builds(
 
 
 def run_all(instance, names):
-    return check_against_optimum([solve(FAMILY, instance, METHODS["planning"][n], options=OPTIONS) for n in names])
+    return check_against_optimum([solve(FAMILY, instance, methods("planning")[n], options=OPTIONS) for n in names])
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,7 +59,7 @@ def test_milp_and_cpsat_agree(instance):
     instance=st.builds(generate, groups=st.integers(1, 12), seed=st.integers(0, 1000), tardiness_weight=st.just(0.0))
 )
 def test_flow_is_exact_without_tardiness_and_backends_agree(instance):
-    result = solve(FAMILY, instance, METHODS["planning"]["exact-flow"], options=OPTIONS)
+    result = solve(FAMILY, instance, methods("planning")["exact-flow"], options=OPTIONS)
     assert result.status == Status.OPTIMAL
     assert result.objective == pytest.approx(result.bound, rel=1e-9)
     assert horn_flow(instance, backend="networkx")[1] == pytest.approx(result.bound, rel=1e-12)
@@ -90,11 +90,11 @@ def test_golden_objectives():
         "exact-flow": 55940.0,
         "exact-cpsat": 55940.0,
     }
-    assert set(HEURISTICS) | {"exact-flow", "exact-milp", "exact-cpsat"} == set(METHODS["planning"])
+    assert set(HEURISTICS) | {"exact-flow", "exact-milp", "exact-cpsat"} == set(methods("planning"))
 
 
 def test_unknown_parameter_fails_loudly(table5):
     from packgap.errors import PackgapError
 
     with pytest.raises(PackgapError, match="no parameter colour"):
-        solve(FAMILY, table5, METHODS["planning"]["mchp"], options=OPTIONS, params={"colour": 1})
+        solve(FAMILY, table5, methods("planning")["mchp"], options=OPTIONS, params={"colour": 1})

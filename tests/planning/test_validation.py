@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from analysis.registry import load_instance
 from packgap import jsonio
 from packgap.errors import InstanceError, ValidationError
 from packgap.planning import FAMILY, GpuSequence, PlanningSolution
-from packgap.registry import load_instance
 
 
 def test_validator_lists_every_violation(table5):

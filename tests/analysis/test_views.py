@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
-from analysis.inspect import packing_groups, placement_bins
-from instances.packing import generate as generate_packing
-from instances.pal_rounds import generate_round
-from packgap.errors import PackgapError
+from analysis.packing.views import packing_groups
+from analysis.placement.views import placement_bins
+from analysis.registry import to_document
+from instances.packing.generator import generate as generate_packing
+from instances.placement.rounds import generate_round
+from packgap import jsonio
 from packgap.packing.timeline import group_timelines
+from tests.clirun import packgap
 
 
 def test_packing_groups_list_every_pair_with_exact_timelines():
@@ -33,13 +34,17 @@ def test_placement_bins_report_k_and_silhouettes():
         assert max(b["silhouettes"].values()) == b["silhouettes"][str(b["k"])]
 
 
-def test_wrong_family_is_a_clear_error():
-    with pytest.raises(PackgapError, match="--bins applies to placement instances and cluster traces"):
-        placement_bins(generate_packing(2, seed=0))
+def test_a_view_of_another_family_is_a_clear_error(tmp_path):
+    path = tmp_path / "pk.json"
+    jsonio.write(to_document("packing", generate_packing(2, seed=0)), path)
+    done = packgap("instances", "show", str(path), "--bins", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--bins applies to placement, cluster-trace files" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_cluster_trace_bins_are_the_clusters():
-    from instances.pal_synergy import synergy_cluster_trace
+    from instances.placement.synergy import synergy_cluster_trace
 
     trace = synergy_cluster_trace(5, 10.0, seed=1, gpus=32)
     bins = placement_bins(trace)

@@ -1,17 +1,20 @@
-"""One entry point for round-based simulations: scheduler and placement policy by name
-(run parameters, not instance fields), and the metrics of PAL's evaluation as one row."""
+"""``packgap simulate`` on a cluster trace: round-based simulations with scheduler and placement
+policy by name (run parameters, not instance fields), and the metrics of PAL's evaluation."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.methods.placement import exact_policy
+from analysis.kit import Option, Simulation, SimulationTable, Tick
+from analysis.placement.methods import exact_policy
+from analysis.placement.plots import plot_trace_run
+from analysis.placement.round_gaps import exact_gaps, gaps_document
 from heuristics.placement import POLICIES, Policy, cluster_policy
-from heuristics.placement.artifact import artifact_policy
 from heuristics.placement.schedulers import SCHEDULERS
-from instances.pal_sim import artifact_extra_jobs
+from instances.placement.sim import artifact_extra_jobs
 from packgap.errors import UnknownNameError
+from packgap.placement import PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster, Observer, SimJob, SimResult, simulate
 from packgap.placement.trace import ClusterTrace
 from solvers.outcome import SolveOptions
@@ -46,9 +49,7 @@ def trace_policy(trace: ClusterTrace, placement: str, options: SolveOptions) -> 
         return Policy("exact", exact_policy(options), sticky=False)
     if placement not in POLICIES:
         raise UnknownNameError("placement policy", placement, [*POLICIES, "exact"])
-    if trace.replay == "blox":
-        return artifact_policy(placement, trace.cluster)
-    return cluster_policy(placement, trace.cluster)
+    return cluster_policy(placement, trace.cluster, artifact=trace.replay == "blox")
 
 
 def simulate_trace(
@@ -116,3 +117,44 @@ def run_document(trace: ClusterTrace, result: SimResult, scheduler: str, placeme
         ],
         "utilisation": list(result.utilisation),
     }
+
+
+OPTIONS = (
+    Option("scheduler", str, "cluster trace: fifo, las or srtf.", choices=tuple(SCHEDULERS)),
+    Option("placement", str, "cluster trace: a placement policy or exact.", choices=(*POLICIES, "exact")),
+    Option("round_gaps", int, "cluster trace: solve every N-th round exactly, report gaps.", minimum=1),
+)
+
+
+def run_trace(
+    trace: ClusterTrace, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+) -> dict[str, Any]:
+    """A cluster trace round by round; with ``round_gaps`` N, every N-th round also solved exactly."""
+    scheduler, placement = options.get("scheduler") or "fifo", options.get("placement") or "pal"
+    every = options.get("round_gaps")
+    solve_options = SolveOptions(time_limit=time_limit or 10.0)
+    rounds: list[tuple[PlacementInstance, PlacementSolution]] = []
+    tick(f"{placement}: simulating", 0, None)
+
+    def observe(instance: PlacementInstance, solution: PlacementSolution) -> None:
+        tick(f"{placement}: placed round {instance.name}", 1, None)
+        if every is not None:
+            rounds.append((instance, solution))
+
+    result = simulate_trace(trace, scheduler, placement, seed=seed, options=solve_options, observe=observe)
+    document = run_document(trace, result, scheduler, placement, seed)
+    if every is not None:
+        kept = rounds[::every]
+        tick("exact rounds", 0, len(kept))
+        gaps = exact_gaps(kept, solve_options, on_done=lambda: tick("exact rounds", 1, None))
+        document["round_gaps"], summary = gaps_document(gaps)
+        document["metrics"] |= summary
+    return document
+
+
+def table(document: dict[str, Any]) -> SimulationTable:
+    title = f"{document['instance']}: {document['scheduler']} + {document['placement']} ({document['replay']})"
+    return SimulationTable(title, ("metric", "value"), tuple(document["metrics"].items()))
+
+
+SIMULATION = Simulation(kinds=("cluster-trace",), options=OPTIONS, run=run_trace, table=table, plot=plot_trace_run)

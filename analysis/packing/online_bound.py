@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from analysis.methods import method
+from analysis.packing.methods import BY_NAME
 from analysis.run import solve
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import Job
@@ -81,7 +81,7 @@ def references(
     offline = solve(
         FAMILY,
         replace(instance, objective="mean-jct"),
-        method("packing", exact),
+        BY_NAME[exact],
         options=options or SolveOptions(time_limit=60.0),
     )
     if offline.status == Status.OPTIMAL and offline.objective is not None:

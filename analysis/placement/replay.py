@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from analysis.placement_sim import EXTRA_JOBS, simulate_trace
-from instances.pal_sia import build_trace
+from analysis.placement.simulate import EXTRA_JOBS, simulate_trace
+from instances.placement.sia import build_trace
 from packgap.placement import PlacementInstance
 from packgap.placement.simulator import Observer, SimResult
 

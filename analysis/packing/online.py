@@ -27,16 +27,15 @@ from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
-from analysis.methods import method
-from analysis.methods.packing import PIPELINES, pipeline_options
-from analysis.online_bound import Reference
+from analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
+from analysis.packing.online_bound import Reference
 from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
 from packgap.errors import UnknownNameError
+from packgap.gpus import GpuType
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.evaluate import TOL
 from packgap.packing.online import DEFAULT_INTERVAL_S, OnlineRun, Replan, Series, Start, View, simulate
 from packgap.packing.online import to_dict as run_to_dict
-from packgap.planning import GpuType
 
 #: Every registered pipeline, e.g. ``dab+mchp`` (CUCKOO) and ``blossom+mchp`` (Muri packing).
 PIPELINE_NAMES: tuple[str, ...] = tuple(m.name for m in PIPELINES)
@@ -105,11 +104,13 @@ def overtime_series(instance: PackingInstance, run: OnlineRun) -> Series:
     """Fig. 9's "overtime jobs" over time, read as the jobs past their deadline and not yet
     completed (waiting or running): +1 at a late job's deadline, -1 at its completion."""
     deadline = {j.id: j.deadline for j in instance.jobs}
+    return overtime_steps(deadline, [(o.job, o.completion) for o in run.jobs])
+
+
+def overtime_steps(deadline: Mapping[str, float], completions: Sequence[tuple[str, float]]) -> Series:
+    """:func:`overtime_series` from each job's deadline and (job, completion) pairs."""
     steps = sorted(
-        step
-        for o in run.jobs
-        if o.completion > deadline[o.job] + TOL
-        for step in ((deadline[o.job], 1), (o.completion, -1))
+        step for job, done in completions if done > deadline[job] + TOL for step in ((deadline[job], 1), (done, -1))
     )
     series, count = [(0.0, 0)], 0
     for t, change in steps:
@@ -144,7 +145,7 @@ def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float
 def pipeline_replan(pipeline: str, params: Mapping[str, Any] | None = None) -> tuple[Replan, dict[str, Any]]:
     """The policy of a registered pipeline and its resolved parameters (as the offline method's)."""
     packer, planner = _split(pipeline)
-    resolved = method("packing", pipeline).resolve_params(params or {})
+    resolved = BY_NAME[pipeline].resolve_params(params or {})
     return pipeline_policy(packer, planner, pipeline_options(dict(resolved))), resolved
 
 

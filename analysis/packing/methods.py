@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.methods.base import Method, MethodOutput, RunContext
+from analysis.method import Method, MethodOutput, RunContext
 from heuristics.packing.pipeline import (
     PACKERS,
     PLANNERS,
@@ -31,7 +31,6 @@ from heuristics.packing.pipeline import (
     run_pipeline,
 )
 from models.packing import cpsat as cp_packing
-from models.packing import milp as milp_packing
 from models.packing.bounds import lower_bound
 from models.packing.data import place
 from packgap.errors import UnknownNameError
@@ -91,8 +90,11 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    from models.packing import milp as milp_packing
+
     model, cands = milp_packing.build_milp(instance)
-    outcome = solve_pyomo(model, ctx.options)
+    ctx.built()
+    outcome = solve_pyomo(model, ctx.solver_options())
     solution = None
     if outcome.has_solution:
         solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
@@ -116,7 +118,8 @@ def _hint(instance: PackingInstance, name: str) -> PackingSolution | None:
 
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     cp = cp_packing.build_cpsat(instance, _hint(instance, ctx.params["hint"]))
-    outcome, solver = solve_cpsat(cp.model, ctx.options)
+    ctx.built()
+    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
     status, bound, message = outcome.status, outcome.bound, outcome.message
     if bound is not None:
@@ -133,7 +136,8 @@ def _runner_exact_plan(packer: Packer) -> Any:
         options = pipeline_options(dict(ctx.params))
         groups = [g for _, batch in packed_batches(instance, packer, options) for g in batch]
         cp = cp_packing.build_cpsat(instance, None, groups)
-        outcome, solver = solve_cpsat(cp.model, ctx.options)
+        ctx.built()
+        outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
         solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
         # Optimal for these groups only: no bound on the joint problem.
         return MethodOutput(
@@ -193,3 +197,5 @@ METHODS: tuple[Method, ...] = (
         defaults={"hint": "best"},
     ),
 )
+
+BY_NAME = {m.name: m for m in METHODS}

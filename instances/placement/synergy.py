@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from instances.pal_rounds import PAPER_MODEL_CLASSES
-from instances.pal_sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
-from instances.pal_variability import synthetic_factors
+from instances.placement.rounds import PAPER_MODEL_CLASSES
+from instances.placement.sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
+from instances.placement.variability import synthetic_factors
 from packgap.errors import PackgapError
 from packgap.placement.simulator import Cluster, SimJob
 from packgap.placement.trace import ClusterTrace
@@ -65,7 +65,7 @@ def synergy_cluster_trace(
     jobs: int, jobs_per_hour: float, seed: int, *, gpus: int = 256, gpus_per_node: int = 4
 ) -> ClusterTrace:
     """A Synergy-like trace on ``gpus`` GPUs (default 64 nodes x 4, L_across = 1.7) with
-    synthetic per-GPU factors (``instances.pal_variability.synthetic_factors``), 300 s rounds."""
+    synthetic per-GPU factors (``instances.placement.variability.synthetic_factors``), 300 s rounds."""
     if gpus < 1 or gpus % gpus_per_node:
         raise PackgapError(f"--gpus must be a positive multiple of {gpus_per_node}, got {gpus}")
     factors = synthetic_factors(gpus, seed)

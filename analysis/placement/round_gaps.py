@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from analysis.methods.placement import BY_NAME
+from analysis.placement.methods import BY_NAME
 from analysis.run import solve
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster, Place, Scheduler, SimJob, SimResult, simulate
@@ -80,3 +80,29 @@ def exact_gaps(
         if on_done is not None:
             on_done()
     return gaps
+
+
+def gaps_document(gaps: Sequence[RoundGap]) -> tuple[list[dict[str, object]], dict[str, float | None]]:
+    """Per-round rows and the summary metrics (rounds solved and proven optimal, mean and
+    max primal gap) of a run's round gaps."""
+    rows: list[dict[str, object]] = [
+        {
+            "round": g.round,
+            "jobs": g.jobs,
+            "objective": g.objective,
+            "exact": g.exact,
+            "bound": g.bound,
+            "status": str(g.status),
+            "primal_gap": g.primal_gap,
+            "certified_gap": g.certified_gap,
+        }
+        for g in gaps
+    ]
+    primal = [g.primal_gap for g in gaps if g.primal_gap is not None]
+    summary: dict[str, float | None] = {
+        "rounds_solved": float(len(gaps)),
+        "rounds_optimal": float(sum(g.status == Status.OPTIMAL for g in gaps)),
+        "mean_round_gap": sum(primal) / len(primal) if primal else None,
+        "max_round_gap": max(primal, default=None),
+    }
+    return rows, summary

@@ -19,10 +19,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.pal_rounds import PAPER_MODEL_CLASSES
-from instances.pal_sim import ARTIFACT_L_ACROSS, ARTIFACT_MODEL_CLASSES, ARTIFACT_ROUND, cluster_from_table, sim_jobs
-from instances.pal_traces import GpuTable, read_gpu_table, read_workload
-from instances.pal_variability import read_profiles, sample_factors
+from instances.placement.rounds import PAPER_MODEL_CLASSES
+from instances.placement.sim import (
+    ARTIFACT_L_ACROSS,
+    ARTIFACT_MODEL_CLASSES,
+    ARTIFACT_ROUND,
+    cluster_from_table,
+    sim_jobs,
+)
+from instances.placement.traces import GpuTable, read_gpu_table, read_workload
+from instances.placement.variability import read_profiles, sample_factors
 from instances.traces import traces_dir
 from packgap.errors import PackgapError
 from packgap.placement.trace import REPLAYS, ClusterTrace

@@ -35,11 +35,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from packgap.errors import PackgapError
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving, Objective
 from packgap.packing.interleave import Member, StageProfile, SyncRule
 from packgap.packing.timeline import iteration_ms
-from packgap.planning import GpuType
 
 #: CUCKOO Table 7.
 DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("A800", 2), ("RTX4090", 8), ("A10", 6))

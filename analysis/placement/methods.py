@@ -1,6 +1,7 @@
 """Methods of the ``placement`` family: PAL's policies, its baselines and two exact models.
 
-Every method places one scheduling round. Sticky and non-sticky variants of a baseline
+The heuristic methods are the policies of :data:`heuristics.placement.POLICIES`, with the
+parameters of their signatures. Every method places one scheduling round. Sticky and non-sticky variants of a baseline
 make the same choice within a round (``heuristics.placement.baselines``); they differ in
 the round-based simulator, where sticky jobs keep their GPUs.
 """
@@ -10,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from analysis.methods.base import Method, MethodOutput, RunContext
-from heuristics.placement import POLICIES, bin_scores, pal, pm_first
+from analysis.method import Method, MethodOutput, RunContext
+from heuristics.placement import POLICIES, PolicySpec, pal, pm_first
 from models.placement import cpsat as cp_placement
-from models.placement import milp as milp_placement
 from models.placement.cells import round_cells
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
@@ -34,8 +34,11 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+    from models.placement import milp as milp_placement
+
     model = milp_placement.build_milp(instance, rc)
-    outcome = solve_pyomo(model, ctx.options)
+    ctx.built()
+    outcome = solve_pyomo(model, ctx.solver_options())
     solution = None
     if outcome.has_solution:
         solution = PlacementSolution(milp_placement.extract(model, rc)[0])
@@ -47,7 +50,8 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
-    outcome, solver = solve_cpsat(cp.model, ctx.options)
+    ctx.built()
+    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     solution = None
     if outcome.has_solution:
         solution = PlacementSolution(cp_placement.extract(cp, solver, rc)[0])
@@ -76,45 +80,18 @@ def exact_policy(options: SolveOptions, backend: str = "milp") -> Place:
     return place
 
 
-def _binned(place: Callable[..., PlacementSolution]) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
+def _policy(spec: PolicySpec) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
     def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-        params = dict(ctx.params)
-        bins = bin_scores(instance, two_sided=params.pop("two_sided_outliers"))
-        return MethodOutput(place(instance, ctx.options.seed, bins=bins, **params), Status.FEASIBLE)
+        return MethodOutput(spec.configure(instance, **ctx.params).place(instance, ctx.options.seed), Status.FEASIBLE)
 
     return run
 
-
-def _policy(name: str) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
-    def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-        return MethodOutput(POLICIES[name].place(instance, ctx.options.seed), Status.FEASIBLE)
-
-    return run
-
-
-_BASELINES = {
-    "packed-sticky": "Tiresias: packed placement (fewest nodes), sticky across rounds",
-    "packed-non-sticky": "Gandiva: packed placement (fewest nodes), re-placed every round",
-    "random-sticky": "random subset of the free GPUs (seeded), sticky across rounds",
-    "random-non-sticky": "random subset of the free GPUs (seeded), re-placed every round",
-}
 
 METHODS: tuple[Method, ...] = (
-    Method(
-        "placement",
-        "pm-first",
-        "PAL PM-First: class-sorted queue prefix, best binned PM-scores first (Alg. 1, Fig. 4)",
-        _binned(pm_first),
-        defaults={"tie_break": "gpu", "two_sided_outliers": True},
+    *(
+        Method("placement", spec.name, spec.description, _policy(spec), defaults=spec.defaults)
+        for spec in POLICIES.values()
     ),
-    Method(
-        "placement",
-        "pal",
-        "PAL: L x V matrix traversal for 2..node-size GPU jobs, PM-First otherwise (Alg. 2)",
-        _binned(pal),
-        defaults={"traversal": "paper", "tie_break": "gpu", "node_order": "id", "two_sided_outliers": True},
-    ),
-    *(Method("placement", name, text, _policy(name)) for name, text in _BASELINES.items()),
     Method(
         "placement",
         "exact-milp",

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.packing import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
+from instances.packing.generator import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
 from packgap.errors import InstanceError, Problem
+from packgap.gpus import GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
-from packgap.planning import GpuType
 
 COLUMNS = (
     "job_id",

@@ -14,23 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from packgap.errors import PackgapError
-from packgap.planning import GpuType, Group, PlanningInstance
+from packgap.gpus import GpuType
+from packgap.planning import Group, PlanningInstance
 
 #: Slowdown of each default GPU type against the A800 (CUCKOO Table 7's GPU mix).
 TYPE_SLOWDOWN = {"A800": 1.0, "RTX4090": 1.4, "A10": 2.2}
 #: CUCKOO Table 7: A800 x2, RTX 4090 x8 (one node each) and A10 x2 per node on 3 nodes.
 DEFAULT_GPU_TYPES = (("A800", 2), ("RTX4090", 8), ("A10", 6))
-
-
-def parse_gpu_types(text: str) -> tuple[tuple[str, int], ...]:
-    """``"A800:2,RTX4090:8"`` -> (("A800", 2), ("RTX4090", 8))."""
-    pairs = []
-    for item in text.split(","):
-        name, _, count = item.strip().partition(":")
-        if not name or not count.isdigit() or int(count) < 1:
-            raise PackgapError(f"--gpu-types: expected NAME:COUNT with COUNT >= 1, got {item.strip()!r}")
-        pairs.append((name, int(count)))
-    return tuple(pairs)
 
 
 def generate(

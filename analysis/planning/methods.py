@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.methods.base import Method, MethodOutput, RunContext
+from analysis.method import Method, MethodOutput, RunContext
 from heuristics.planning import edf, fifo, mchp
 from models.planning import cpsat as cp_planning
-from models.planning import milp as milp_planning
 from models.planning.positional_flow import build_positional_slots, slots_to_solution
 from packgap.errors import PackgapError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
@@ -49,9 +48,12 @@ def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
+    from models.planning import milp as milp_planning
+
     horn = horn_flow(instance)[1] if ctx.params["horn_cut"] else None
     model = milp_planning.build_milp(instance, horn)
-    outcome = solve_pyomo(model, ctx.options)
+    ctx.built()
+    outcome = solve_pyomo(model, ctx.solver_options())
     solution = None
     if outcome.has_solution:
         solution = _sequences(instance, milp_planning.extract_sequences(model, instance))
@@ -63,7 +65,8 @@ def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput
     cp = cp_planning.build_cpsat(
         instance, horn if ctx.params["horn_cut"] else None, plan if ctx.params["hint"] else None
     )
-    outcome, solver = solve_cpsat(cp.model, ctx.options)
+    ctx.built()
+    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     solution = None
     if outcome.has_solution:
         solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))

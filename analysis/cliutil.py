@@ -1,0 +1,113 @@
+"""Pieces every ``packgap`` command shares: consoles, common options, error handling,
+progress bars and number formatting."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from analysis.kit import Tick
+from packgap.errors import PackgapError
+from packgap.result import SolveResult
+
+out = Console()
+err = Console(stderr=True)
+
+TimeLimit = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit", help="Wall seconds per exact method, model building included (default: the method's)."
+    ),
+]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed recorded in every result.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (1 = deterministic).")]
+
+
+def fail(message: str) -> None:
+    err.print(f"[bold red]error:[/bold red] {escape(message)}", highlight=False)
+    raise typer.Exit(2)
+
+
+def reports_errors(command: Callable[..., None]) -> Callable[..., None]:
+    """Expected errors become one message on stderr and exit code 2, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except PackgapError as exc:
+            fail(str(exc))
+
+    return wrapper
+
+
+def progress(disable: bool = False) -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=err, transient=True, disable=disable)
+
+
+@contextmanager
+def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
+    """A progress bar driven by a kit's :data:`~analysis.kit.Tick` callback."""
+    with progress(disable=disable) as bar:
+        task = bar.add_task(description, total=None)
+
+        def tick(text: str, advance: int = 1, total: int | None = None) -> None:
+            if total is not None:
+                bar.update(task, completed=0, total=total, description=text)
+            bar.update(task, advance=advance, description=text)
+
+        yield tick
+
+
+def fmt(value: Any, pct: bool = False) -> str:
+    """Six significant digits (objectives range from 0.04 to 10^7 across families)."""
+    if value is None or (isinstance(value, float) and value != value):  # None or NaN: nothing to show
+        return "-"
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return str(value)
+    if pct:
+        return f"{100 * value:.2f}%"
+    return f"{value:,.1f}" if abs(value) >= 1e5 else f"{value:.6g}"
+
+
+def parse_params(items: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise PackgapError(f"--param: expected NAME=VALUE, got {item!r}")
+        try:
+            params[key] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key] = text
+    return params
+
+
+def result_table(results: list[SolveResult], title: str) -> None:
+    table = Table("instance", "method", "status", "objective", "bound", "gap", "primal gap", "seconds", title=title)
+    for r in results:
+        table.add_row(
+            r.instance,
+            r.method,
+            str(r.status),
+            fmt(r.objective),
+            fmt(r.bound),
+            fmt(r.gap, pct=True),
+            fmt(r.primal_gap, pct=True),
+            f"{r.wall_s:.3f}",
+        )
+    out.print(table)
+    for r in results:
+        if r.message and str(r.status) == "error":
+            err.print(f"[red]{r.method}[/red]: {escape(r.message)}")

@@ -1,0 +1,210 @@
+"""The one record a family exports (:class:`FamilyKit`): everything the generic core needs.
+
+The generic core (``analysis.cli``, ``run``, ``compare``, ``sweep``, ``report``) names no
+family; it iterates over the kits of :mod:`analysis.registry`. A kit lives in
+``analysis/<family>/__init__.py`` and declares its hub family, its methods, its instance
+generators and trace builders with their options, the extra file kinds it reads (e.g. a
+cluster trace), its ``instances show`` views, its online simulator, the paper tables and
+figures it reproduces and its own sub-commands.
+
+Kits are imported when the CLI starts, so a kit module imports nothing heavy at import
+time (no Pyomo, OR-Tools, scikit-learn, SciPy, matplotlib): the callables it declares
+import what they need when they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.method import Method
+from packgap.errors import PackgapError
+from packgap.family import Family
+
+#: Progress callback of long work: ``tick(description, advance, total)``; total None keeps it.
+Tick = Callable[[str, int, "int | None"], None]
+
+
+def no_tick(description: str, advance: int = 1, total: int | None = None) -> None:
+    """A :data:`Tick` that shows nothing."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a generator, trace builder or simulation; ``--name-with-dashes`` on the CLI.
+
+    ``type`` is ``int``, ``float``, ``str``, ``bool`` (a flag) or ``Path``; ``minimum``
+    bounds numbers (inclusive) and ``choices`` bounds strings, both checked by the CLI and by
+    :func:`check_options` before any work starts.
+    """
+
+    name: str
+    type: type
+    help: str
+    minimum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+#: The seed option every generator and most trace builders take.
+SEED = Option("seed", int, "Seed (same seed, same bytes).", minimum=0)
+
+
+def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """The given options (None = not given) checked against ``declared``: unknown names,
+    numbers below their minimum and strings outside their choices fail with the flag named."""
+    by_name = {o.name: o for o in declared}
+    extra = sorted(k for k, v in given.items() if v is not None and k not in by_name)
+    if extra:
+        flags = ", ".join("--" + e.replace("_", "-") for e in extra)
+        raise PackgapError(f"{what} does not take {flags}")
+    for name, value in given.items():
+        option = by_name.get(name)
+        if option is None or value is None:
+            continue
+        if option.minimum is not None and value < option.minimum:
+            raise PackgapError(f"{option.flag} must be >= {option.minimum:g}, got {value}")
+        if option.choices and value not in option.choices:
+            raise PackgapError(f"{option.flag} must be one of {', '.join(option.choices)}, got {value!r}")
+    return {k: v for k, v in given.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A seeded instance generator: ``build(options) -> instance``, same seed, same bytes.
+
+    ``target`` is the document kind it writes (the family's name or a kind of
+    ``FamilyKit.documents``); ``size_option`` is what ``packgap sweep --sizes`` varies (None:
+    the generator is not swept).
+    """
+
+    name: str
+    description: str
+    target: str
+    build: Callable[[Mapping[str, Any]], Any]
+    options: tuple[Option, ...]
+    required: tuple[str, ...] = ()
+    size_option: str | None = None
+
+
+@dataclass(frozen=True)
+class TraceBuilder:
+    """``build(path, options) -> instance`` from a public trace file, by a documented rule."""
+
+    name: str
+    description: str
+    target: str
+    build: Callable[[Path, Mapping[str, Any]], Any]
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class DocumentKind:
+    """A file kind other than the family's instances (e.g. PAL's cluster trace)."""
+
+    kind: str
+    schema: str
+    version: int
+    from_dict: Callable[[Mapping[str, Any]], Any]
+    to_dict: Callable[[Any], dict[str, Any]]
+    summary: Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class View:
+    """``packgap instances show FILE --NAME``: ``build(value)`` is added to the summary."""
+
+    name: str
+    help: str
+    kinds: tuple[str, ...]
+    build: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class SimulationTable:
+    """What the CLI prints of a simulation document: a title, column names and rows."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """``packgap simulate FILE``: an online run over a whole trace of one of ``kinds``.
+
+    ``run(value, options, seed, time_limit, tick)`` returns a JSON-ready document with a
+    ``metrics`` mapping (or a list of runs, each with its own); ``table`` renders it, and
+    ``plot(document, path)`` draws it when the user asks for ``--plot``.
+    """
+
+    kinds: tuple[str, ...]
+    options: tuple[Option, ...]
+    run: Callable[[Any, Mapping[str, Any], int, float | None, Tick], dict[str, Any]]
+    table: Callable[[dict[str, Any]], SimulationTable]
+    plot: Callable[[dict[str, Any], Path], Path] | None = None
+
+
+@dataclass(frozen=True)
+class PaperValue:
+    """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row)."""
+
+    item: str
+    quantity: str
+    paper: float | None
+    ours: float | None
+    unit: str = ""
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.paper is None or self.ours is None or self.paper == 0:
+            return None
+        return self.ours / self.paper
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A reproduced table or figure of a paper, split so that drawing is a function of rows.
+
+    ``compute(quick, tick)`` does the expensive work and returns JSON-ready rows (stored,
+    so a rerun recomputes nothing); ``draw(rows, out_dir)`` writes the figures (PNG and PDF)
+    and returns their paths; ``compare(rows)`` gives the paper-vs-ours values.
+    ``quick`` runs small instances (the whole set in minutes on 2 cores).
+    """
+
+    name: str
+    paper: str
+    item: str
+    title: str
+    compute: Callable[[bool, Tick], list[dict[str, Any]]]
+    draw: Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]
+    compare: Callable[[Sequence[Mapping[str, Any]]], list[PaperValue]]
+
+
+@dataclass(frozen=True)
+class FamilyKit:
+    """A family as a column through every layer: hub family, methods, data, views, online mode.
+
+    ``commands`` returns a ``typer.Typer`` mounted as ``packgap <family> ...`` (a family's own
+    calculators); it is called only when the CLI is built.
+    """
+
+    family: Family[Any, Any]
+    methods: tuple[Method, ...]
+    generators: tuple[Generator, ...] = ()
+    trace_builders: tuple[TraceBuilder, ...] = ()
+    documents: tuple[DocumentKind, ...] = ()
+    views: tuple[View, ...] = ()
+    simulation: Simulation | None = None
+    reproductions: tuple[Reproduction, ...] = ()
+    commands: Callable[[], Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.family.name

@@ -1,0 +1,126 @@
+"""The one call shape of every method, heuristic or exact (STYLE.md: scikit-learn, pymoo).
+
+A method receives an instance and a :class:`RunContext` and returns a :class:`MethodOutput`:
+a solution plus what only the method knows (status, proven bound, solver name). It never
+reports an objective: the driver validates the solution and the family's evaluator scores it.
+
+``--time-limit`` is a wall-clock promise that covers model building: a method calls
+:meth:`RunContext.built` once its model is built and hands the solver
+:meth:`RunContext.solver_options`, whose time limit is what is left of the budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import packgap
+from packgap.errors import PackgapError, TimeLimitReached
+from packgap.result import Status
+from solvers.outcome import SolveOptions
+
+#: Least time (s) worth handing a solver; with less left the model is not solved at all.
+MIN_SOLVE_S = 0.05
+
+
+@dataclass
+class Clock:
+    """Wall time of one run: started at construction, ``built_at`` set by the method."""
+
+    start: float = field(default_factory=time.perf_counter)
+    built_at: float | None = None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def build_s(self) -> float:
+        return 0.0 if self.built_at is None else self.built_at - self.start
+
+
+@dataclass(frozen=True)
+class RunContext:
+    options: SolveOptions
+    params: Mapping[str, Any]
+    clock: Clock = field(default_factory=Clock)
+
+    def built(self) -> None:
+        """Mark the end of model building (recorded as ``build_s`` in the result)."""
+        self.clock.built_at = time.perf_counter()
+
+    def time_left(self) -> float | None:
+        """Seconds left of ``options.time_limit`` (None: no limit)."""
+        if self.options.time_limit is None:
+            return None
+        return self.options.time_limit - self.clock.elapsed()
+
+    def solver_options(self) -> SolveOptions:
+        """The solver's options with the time limit cut to what is left of the wall budget;
+        raises :class:`~packgap.errors.TimeLimitReached` when (almost) nothing is left."""
+        left = self.time_left()
+        if left is None:
+            return self.options
+        if left < MIN_SOLVE_S:
+            raise TimeLimitReached(f"time limit of {self.options.time_limit:g} s spent building the model")
+        return replace(self.options, time_limit=left)
+
+
+@dataclass(frozen=True)
+class MethodOutput:
+    solution: Any | None
+    status: Status
+    bound: float | None = None
+    solver: str = "packgap"
+    solver_version: str = packgap.__version__
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered method: ``defaults`` declares every parameter it accepts.
+
+    ``exact`` methods prove bounds; every exact method runs under a time limit, its own
+    ``default_time_limit`` unless the caller gives one, so nothing runs for hours by accident.
+    """
+
+    family: str
+    name: str
+    description: str
+    run: Callable[[Any, RunContext], MethodOutput]
+    exact: bool = False
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    default_time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.exact and self.default_time_limit is None:
+            object.__setattr__(self, "default_time_limit", DEFAULT_EXACT_TIME_LIMIT)
+
+    def resolve_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overridden by ``given``; an unknown or mistyped name fails loudly."""
+        unknown = sorted(set(given) - set(self.defaults))
+        if unknown:
+            known = ", ".join(sorted(self.defaults)) or "none"
+            raise PackgapError(f"method {self.name!r} has no parameter {', '.join(unknown)} (known: {known})")
+        params = dict(self.defaults)
+        for key, value in given.items():
+            default = self.defaults[key]
+            if default is not None and not isinstance(value, type(default)):
+                if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+                    value = float(value)
+                else:
+                    raise PackgapError(
+                        f"method {self.name!r}: parameter {key} must be {type(default).__name__}, got {value!r}"
+                    )
+            params[key] = value
+        return params
+
+    def options_for(self, options: SolveOptions) -> SolveOptions:
+        """``options`` with this method's default time limit when the caller set none."""
+        if options.time_limit is None and self.default_time_limit is not None:
+            return replace(options, time_limit=self.default_time_limit)
+        return options
+
+
+#: Seconds an exact method may run when the caller names no ``--time-limit``.
+DEFAULT_EXACT_TIME_LIMIT = 300.0

@@ -1,0 +1,80 @@
+"""``packgap simulate`` on a packing instance: CUCKOO's online mode (:mod:`analysis.packing.online`).
+
+Jobs arrive over time, the waiting queue is re-packed and re-planned every round, groups are
+never preempted. The objective and metrics of every run come from the family's evaluator; a
+proven lower bound on mean JCT (and, with ``--reference``, the offline optimum or bound of an
+exact method) stands beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from analysis.kit import Option, Simulation, SimulationTable, Tick
+from analysis.packing.methods import BY_NAME
+from analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
+from analysis.packing.online_bound import references
+from analysis.packing.online_plots import plot_document
+from packgap.errors import PackgapError, UnknownNameError
+from packgap.packing import PackingInstance
+from solvers.outcome import SolveOptions
+
+#: Seconds between re-plans when the user names no ``--interval`` (CUCKOO's 60 s rounds).
+DEFAULT_INTERVAL = 60.0
+
+OPTIONS = (
+    Option("pipeline", str, "packing: pipeline(s), e.g. dab+mchp or all."),
+    Option("interval", float, "packing: seconds between re-plans (0: only at arrivals/ends).", minimum=0),
+    Option("on_events", bool, "packing: also re-plan at arrivals/ends."),
+    Option(
+        "reference",
+        str,
+        "packing: exact method for the offline optimum (small N).",
+        choices=("exact-milp", "exact-cpsat"),
+    ),
+)
+
+METRICS = ("mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "makespan_s", "max_queue", "mean_queue")
+
+
+def pipelines(text: str) -> list[str]:
+    """``"all"`` or a comma list of registered pipelines (an unknown one fails before any run)."""
+    names = list(PIPELINE_NAMES) if text.strip() == "all" else [p.strip() for p in text.split(",") if p.strip()]
+    for name in names:
+        if name not in PIPELINE_NAMES:
+            raise UnknownNameError("pipeline", name, list(PIPELINE_NAMES))
+    return names
+
+
+def run(
+    instance: PackingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+) -> dict[str, Any]:
+    """Every chosen pipeline online, then the references; a JSON-ready document."""
+    reference = options.get("reference")
+    if reference is not None and not BY_NAME[reference].exact:
+        raise PackgapError(f"--reference {reference}: not an exact method with a bound")
+    names = pipelines(options.get("pipeline") or "all")
+    interval = options.get("interval")
+    interval_s = DEFAULT_INTERVAL if interval is None else interval or None
+    reports = []
+    tick("online runs", 0, len(names))
+    for name in names:
+        reports += compare_online(instance, [name], interval_s=interval_s, on_events=bool(options.get("on_events")))
+        tick(f"online: {name}", 1, None)
+    refs = references(instance, exact=reference, options=SolveOptions(time_limit=time_limit or 60.0))
+    document = online_document(instance, reports, refs)
+    document["jobs"] = [{"id": j.id, "arrival_s": j.arrival, "deadline_s": j.deadline} for j in instance.jobs]
+    return document
+
+
+def table(document: dict[str, Any]) -> SimulationTable:
+    rows = [(r["pipeline"], *(r["metrics"][k] for k in METRICS)) for r in document["pipelines"]]
+    rows += [
+        (f"{ref['kind']} ({ref['source']})", ref["mean_jct_s"], *([None] * (len(METRICS) - 1)))
+        for ref in document["references"]
+    ]
+    return SimulationTable(f"{document['instance']} online", ("pipeline", *METRICS), tuple(rows))
+
+
+SIMULATION = Simulation(kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document)

@@ -1,0 +1,90 @@
+"""Kit of the ``placement`` family: PAL's variability- and locality-aware placement per round,
+and whole cluster traces simulated round by round."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder, View
+from analysis.placement.methods import METHODS
+from analysis.placement.simulate import SIMULATION
+from analysis.placement.views import placement_bins
+from packgap.placement import FAMILY, trace
+
+JOBS = Option("jobs", int, "Number of jobs.", minimum=1)
+
+
+def _round(opts: Mapping[str, Any]) -> Any:
+    from instances.placement.rounds import generate_round
+
+    return generate_round(opts["gpus"], opts["jobs"], opts.get("seed", 0))
+
+
+def _synergy(opts: Mapping[str, Any]) -> Any:
+    from instances.placement.synergy import synergy_cluster_trace
+
+    return synergy_cluster_trace(opts["jobs"], opts.get("rate", 10.0), opts.get("seed", 0), gpus=opts.get("gpus", 256))
+
+
+def _pal_sia(path: Path, opts: Mapping[str, Any]) -> Any:
+    from instances.placement.sia import build_trace
+
+    return build_trace(
+        path,
+        gpu_factors=opts.get("gpu_factors"),
+        replay=opts.get("replay", "paper"),
+        seed=opts.get("seed", 0),
+        traces=opts.get("traces"),
+    )
+
+
+KIT = FamilyKit(
+    family=FAMILY,
+    methods=METHODS,
+    generators=(
+        Generator(
+            "placement",
+            "one PAL scheduling round: synthetic PM-scores, Table II job mix",
+            "placement",
+            _round,
+            (Option("gpus", int, "GPUs in the cluster.", minimum=1), JOBS, SEED),
+            required=("gpus", "jobs"),
+            size_option="jobs",
+        ),
+        Generator(
+            "synergy",
+            "Synergy-like cluster trace (Poisson arrivals, >80% single-GPU) for simulate",
+            "cluster-trace",
+            _synergy,
+            (
+                JOBS,
+                SEED,
+                Option("rate", float, "Poisson arrivals per hour (default 10).", minimum=0),
+                Option("gpus", int, "GPUs in the cluster (default 256).", minimum=1),
+            ),
+            required=("jobs",),
+        ),
+    ),
+    trace_builders=(
+        TraceBuilder(
+            "pal-sia",
+            "PAL Sia-Philly workload CSV -> cluster trace for `simulate` (instances/placement/sia.py)",
+            "cluster-trace",
+            _pal_sia,
+            (
+                SEED,
+                Option("gpu_factors", Path, "blox per-GPU factor table (else sampled)."),
+                Option("replay", str, "paper (default) or blox.", choices=("paper", "blox")),
+            ),
+        ),
+    ),
+    documents=(
+        DocumentKind("cluster-trace", trace.SCHEMA, trace.VERSION, trace.from_dict, trace.to_dict, trace.summary),
+    ),
+    views=(
+        View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
+    ),
+    simulation=SIMULATION,
+)

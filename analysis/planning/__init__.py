@@ -1,0 +1,46 @@
+"""Kit of the ``planning`` family: CUCKOO's execution planning of formed groups (section 3.3.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from analysis.kit import SEED, FamilyKit, Generator, Option
+from analysis.planning.methods import METHODS
+from packgap.gpus import parse_gpu_types
+from packgap.planning import FAMILY
+
+GPU_TYPES = Option("gpu_types", str, "NAME:COUNT,... GPU mix (default: CUCKOO Table 7's).")
+
+
+def _generate(opts: Mapping[str, Any]) -> Any:
+    from instances.planning.generator import generate
+
+    kwargs: dict[str, Any] = {}
+    if "gpu_types" in opts:
+        kwargs["gpu_types"] = parse_gpu_types(opts["gpu_types"])
+    if "tardiness_weight" in opts:
+        kwargs["tardiness_weight"] = opts["tardiness_weight"]
+    return generate(opts["groups"], opts.get("seed", 0), **kwargs)
+
+
+KIT = FamilyKit(
+    family=FAMILY,
+    methods=METHODS,
+    generators=(
+        Generator(
+            "planning",
+            "groups with per-GPU-type times and eq. 15 deadlines (CUCKOO section 4.1)",
+            "planning",
+            _generate,
+            (
+                Option("groups", int, "Number of job groups.", minimum=1),
+                SEED,
+                GPU_TYPES,
+                Option("tardiness_weight", float, "Weight of tardiness in the objective.", minimum=0),
+            ),
+            required=("groups",),
+            size_option="groups",
+        ),
+    ),
+)

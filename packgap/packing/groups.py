@@ -1,0 +1,13 @@
+"""Groups of packed jobs, as every packer returns them (CUCKOO section 3.3.2)."""
+
+from __future__ import annotations
+
+from packgap.packing.instance import PackingInstance
+
+#: Groups of job ids: each a job alone or an equal-demand pair (eq. 3).
+Groups = tuple[tuple[str, ...], ...]
+
+
+def default_now(instance: PackingInstance) -> float:
+    """The packing moment of an offline batch: the first arrival."""
+    return min(j.arrival for j in instance.jobs)
