@@ -1,0 +1,53 @@
+"""SJF-FFS: shortest job first with first-fit sharing, SJF-BSBF's ablation (section VI-A, 4).
+
+Same order as SJF-BSBF (ascending L_k) and the same free-GPU placement; when free GPUs do
+not suffice, the job is put on GPUs that hold one job "in a first fit manner", with no
+Theorem 1 test and no batch search. Readings: first fit scans GPUs holding one job in GPU
+id order and takes each one whose remaining memory admits the job's worker at b = 1; free
+GPUs complete the gang when those do not suffice (as in SJF-BSBF); the sub-batch is then
+the largest of B, ceil(B/2), ..., 1 that fits on every chosen GPU (gradient accumulation
+is what makes sharing possible at all in this model).
+"""
+
+from __future__ import annotations
+
+from heuristics.sharing.exclusive import solo_length
+from heuristics.sharing.online import View, consolidated, run_online
+from packgap.sharing import SharingInstance, SharingSolution
+from packgap.sharing.instance import Job
+
+
+def first_fit(view: View, job: Job) -> bool:
+    """Place one job; True when it was started."""
+    free = view.free_gpus()
+    cluster = view.instance.cluster
+    if len(free) >= job.gpus:
+        view.start(job, consolidated(free, job.gpus, cluster.gpus_per_node), view.perf.solo_batch(job))
+        return True
+    chosen: list[int] = []
+    room = cluster.gpu_memory_gb
+    for g, h in enumerate(view.holders):
+        if len(chosen) == job.gpus:
+            break
+        if len(h) == 1:
+            left = cluster.gpu_memory_gb - view.used_memory(g)
+            if view.perf.largest_fitting(job, left) is not None:
+                chosen.append(g)
+                room = min(room, left)
+    if len(chosen) + len(free) < job.gpus or not chosen:
+        return False
+    chosen += consolidated(free, job.gpus - len(chosen), cluster.gpus_per_node)
+    batch = view.perf.largest_fitting(job, room)
+    assert batch is not None
+    view.start(job, chosen, batch)
+    return True
+
+
+def sjf_ffs(instance: SharingInstance) -> SharingSolution:
+    """SJF-FFS over the whole workload (online, non-preemptive)."""
+
+    def policy(view: View) -> None:
+        for job in sorted(view.waiting, key=lambda j: (solo_length(view, j), j.arrival, j.id)):
+            first_fit(view, job)
+
+    return run_online(instance, policy)

@@ -1,0 +1,89 @@
+"""SJF-BSBF's time model (eqs. 3-7) with gradient accumulation, and the memory footprint.
+
+One iteration of a job at sub-batch ``b`` (accumulation steps s = ceil(B / b), eq. 7):
+
+    t_iter = (s - 1) t_comp(B / s) + (t_comp(B / s)^delta + t_comm^delta)^(1 / delta)
+
+with ``t_comp(x) = comp_alpha + comp_beta x`` (eq. 3) and ``t_comm = comm_alpha + comm_beta M``
+(eq. 4). Reading: a one-GPU job runs no all-reduce, so its t_comm is 0 (eq. 2 aggregates the
+gradients of N >= 2 workers); eq. 4 has no topology term, so the iteration time does not
+depend on which nodes hold the job. While a job shares any of its GPUs its iteration time
+is xi times longer (eqs. 5-6); a gang job shares different GPUs with different partners
+only by taking one partner per GPU, and then runs at the pace of its slowest worker: the
+largest xi over its partners (the paper's model names only one partner).
+"""
+
+from __future__ import annotations
+
+import math
+
+from packgap.sharing.instance import Job, ModelProfile, SharingInstance
+
+
+def ladder(batch: int) -> tuple[int, ...]:
+    """Algorithm 2's candidate sub-batches B, ceil(B/2), ceil(B/4), ..., 1 (largest first)."""
+    out = [batch]
+    while out[-1] > 1:
+        out.append(math.ceil(out[-1] / 2))
+    return tuple(out)
+
+
+def steps(batch: int, sub_batch: int) -> int:
+    """Accumulation steps s = ceil(B / b) that reach the requested batch B."""
+    return math.ceil(batch / sub_batch)
+
+
+def iteration_time(model: ModelProfile, batch: int, sub_batch: int, gpus: int) -> float:
+    """Solo iteration time (s) of eq. 7 at sub-batch ``sub_batch`` on ``gpus`` GPUs."""
+    s = steps(batch, sub_batch)
+    comp = model.comp_alpha + model.comp_beta * batch / s
+    comm = 0.0 if gpus == 1 else model.comm_alpha + model.comm_beta * model.message_mb
+    if comm == 0.0:
+        return s * comp
+    d = model.delta
+    return (s - 1) * comp + (comp**d + comm**d) ** (1.0 / d)
+
+
+def memory_gb(model: ModelProfile, sub_batch: int) -> float:
+    """One worker's GPU memory at sub-batch ``sub_batch`` (our linear model; see instance)."""
+    return model.mem_base_gb + model.mem_per_sample_gb * sub_batch
+
+
+class Perf:
+    """Cached time and memory lookups of one instance (the heuristics call these per GPU)."""
+
+    def __init__(self, instance: SharingInstance) -> None:
+        self.instance = instance
+        self.jobs = {j.id: j for j in instance.jobs}
+        self._iter: dict[tuple[str, int], float] = {}
+
+    def t_iter(self, job_id: str, sub_batch: int) -> float:
+        key = (job_id, sub_batch)
+        if key not in self._iter:
+            job = self.jobs[job_id]
+            self._iter[key] = iteration_time(self.instance.models[job.model], job.batch, sub_batch, job.gpus)
+        return self._iter[key]
+
+    def solo_time(self, job_id: str, sub_batch: int) -> float:
+        """L = t_iter x I: the whole job's run time alone (Algorithm 1's input)."""
+        return self.t_iter(job_id, sub_batch) * self.jobs[job_id].iterations
+
+    def memory(self, job_id: str, sub_batch: int) -> float:
+        return memory_gb(self.instance.models[self.jobs[job_id].model], sub_batch)
+
+    def xi(self, job_id: str, partner_id: str) -> float:
+        return self.instance.interference.xi(self.jobs[job_id].model, self.jobs[partner_id].model)
+
+    def largest_fitting(self, job: Job, free_gb: float) -> int | None:
+        """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
+        model = self.instance.models[job.model]
+        for b in ladder(job.batch):
+            if memory_gb(model, b) <= free_gb + 1e-9:
+                return b
+        return None
+
+    def solo_batch(self, job: Job) -> int:
+        """The sub-batch of a job alone on its GPUs (the largest that fits an empty GPU)."""
+        b = self.largest_fitting(job, self.instance.cluster.gpu_memory_gb)
+        assert b is not None, "the instance reader rejects jobs that fit no GPU at b = 1"
+        return b
