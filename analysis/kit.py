@@ -80,7 +80,8 @@ class Generator:
 
     ``target`` is the document kind it writes (the family's name or a kind of
     ``FamilyKit.documents``); ``size_option`` is what ``packgap sweep --sizes`` varies (None:
-    the generator is not swept).
+    the generator is not swept); ``example`` holds the options of a small instance, which the
+    common method tests solve with every method (default: ``size_option`` = 4).
     """
 
     name: str
@@ -90,6 +91,12 @@ class Generator:
     options: tuple[Option, ...]
     required: tuple[str, ...] = ()
     size_option: str | None = None
+    example: Mapping[str, Any] | None = None
+
+    def example_options(self) -> dict[str, Any]:
+        if self.example is not None:
+            return dict(self.example)
+        return {} if self.size_option is None else {self.size_option: 4}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ reports an objective: the driver validates the solution and the family's evaluat
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -120,6 +121,13 @@ class Method:
         if options.time_limit is None and self.default_time_limit is not None:
             return replace(options, time_limit=self.default_time_limit)
         return options
+
+
+def signature_defaults(heuristic: Callable[..., Any]) -> dict[str, Any]:
+    """The parameters of ``heuristic`` after its instance, with their defaults: a heuristic's
+    method declares exactly what the function takes (STYLE.md, scikit-learn's get_params)."""
+    params = list(inspect.signature(heuristic).parameters.values())[1:]
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
 #: Seconds an exact method may run when the caller names no ``--time-limit``.

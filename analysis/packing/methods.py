@@ -22,12 +22,15 @@ from typing import Any
 
 from analysis.method import Method, MethodOutput, RunContext
 from heuristics.packing.pipeline import (
+    PACKER_STAGES,
     PACKERS,
+    PLANNER_STAGES,
     PLANNERS,
     Packer,
     PipelineOptions,
     Planner,
     packed_batches,
+    pipeline_defaults,
     run_pipeline,
 )
 from models.packing import cpsat as cp_packing
@@ -36,23 +39,9 @@ from models.packing.data import place
 from packgap.errors import UnknownNameError
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 from packgap.packing.instance import INTERLEAVINGS
-from packgap.packing.values import DEFAULT_W
 from packgap.result import Status
 from solvers.cpsat import solve_cpsat
 from solvers.highs import solve_pyomo
-
-
-def _defaults(packer: Packer, planner: Planner) -> dict[str, Any]:
-    params: dict[str, Any] = {"estimator": "auto", "window_s": 1000.0, "homogeneous_as": ""}
-    if packer != "none":
-        params |= {"anti_overpacking": True, "backend": "rustworkx", "neighbours": 0, "min_eff": 0.0}
-    if packer == "dab":
-        params["w"] = DEFAULT_W
-    if planner == "mchp":
-        params["deadline_weight"] = 1.0
-    else:
-        params["gpu_choice"] = "earliest-finish"
-    return params
 
 
 def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
@@ -69,18 +58,6 @@ def _runner(packer: Packer, planner: Planner) -> Any:
         return MethodOutput(solution, Status.FEASIBLE)
 
     return run
-
-
-_PACKER_TEXT = {
-    "dab": "CUCKOO DAB packing (total_value, w = 0.6, AM)",
-    "blossom": "Muri Blossom packing (eff_value, Muri-P)",
-    "none": "no packing",
-}
-_PLANNER_TEXT = {
-    "mchp": "MCHP min-cost (GPU type, order) matching",
-    "fifo": "FIFO planning",
-    "edf": "EDF planning",
-}
 
 
 def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
@@ -158,9 +135,9 @@ PIPELINES: tuple[Method, ...] = tuple(
     Method(
         "packing",
         f"{packer}+{planner}",
-        f"{_PACKER_TEXT[packer]}, then {_PLANNER_TEXT[planner]}",
+        f"{PACKER_STAGES[packer].description}, then {PLANNER_STAGES[planner].description}",
         _runner(packer, planner),
-        defaults=_defaults(packer, planner),
+        defaults=pipeline_defaults(packer, planner),
     )
     for packer in PACKERS
     for planner in PLANNERS
@@ -171,9 +148,9 @@ EXACT_PLANNING: tuple[Method, ...] = tuple(
     Method(
         "packing",
         f"{packer}+exact-plan",
-        f"{_PACKER_TEXT[packer]}, then the exact GPU type and start of its groups (CP-SAT)",
+        f"{PACKER_STAGES[packer].description}, then the exact GPU type and start of its groups (CP-SAT)",
         _runner_exact_plan(packer),
-        defaults={k: v for k, v in _defaults(packer, "fifo").items() if k != "gpu_choice"},
+        defaults=pipeline_defaults(packer, None),
     )
     for packer in PACKERS
 )

@@ -52,6 +52,7 @@ KIT = FamilyKit(
             (Option("gpus", int, "GPUs in the cluster.", minimum=1), JOBS, SEED),
             required=("gpus", "jobs"),
             size_option="jobs",
+            example={"gpus": 16, "jobs": 5, "seed": 1},
         ),
         Generator(
             "synergy",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.method import Method, MethodOutput, RunContext
+from analysis.method import Method, MethodOutput, RunContext, signature_defaults
 from heuristics.planning import edf, fifo, mchp
 from models.planning import cpsat as cp_planning
 from models.planning.positional_flow import build_positional_slots, slots_to_solution
@@ -88,21 +88,21 @@ METHODS: tuple[Method, ...] = (
         "mchp",
         "CUCKOO MCHP: min-cost matching to (GPU type, order), eq. 13-14",
         _run_heuristic(mchp),
-        defaults={"deadline_weight": 1.0, "tie_break": "queue"},
+        defaults=signature_defaults(mchp),
     ),
     Method(
         "planning",
         "fifo",
         "groups in queue order, each on the GPU where it finishes first",
         _run_heuristic(fifo),
-        defaults={"gpu_choice": "earliest-finish"},
+        defaults=signature_defaults(fifo),
     ),
     Method(
         "planning",
         "edf",
         "groups by earliest deadline, each on the GPU where it finishes first",
         _run_heuristic(edf),
-        defaults={"gpu_choice": "earliest-finish"},
+        defaults=signature_defaults(edf),
     ),
     Method(
         "planning",

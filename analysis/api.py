@@ -1,0 +1,88 @@
+"""The Python API behind :func:`packgap.solve` and :func:`packgap.compare` (notebook use).
+
+An instance is given as a path to an instance file, as a parsed document (a mapping with
+``schema``), or as an instance object of a family. Results are the CLI's: validated, scored
+by the family's evaluator, with the same :class:`~packgap.result.SolveResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from analysis import registry
+from packgap.errors import PackgapError
+from packgap.family import Family
+from packgap.result import SolveResult
+
+Instance = str | Path | Mapping[str, Any] | Any
+
+
+def as_instance(value: Instance) -> tuple[Family[Any, Any], Any]:
+    """The family and the instance object of a path, a document or an instance object."""
+    if isinstance(value, str | Path):
+        return registry.load_instance(Path(value))
+    if isinstance(value, Mapping):
+        doc = registry.read_document(value, "<document>")
+        if doc.family is None:
+            raise PackgapError(f"a {doc.kind} document is not an instance of a family")
+        return doc.family, doc.value
+    for kit in registry.kits().values():
+        # A family's instance types live in its hub package, packgap/<family>/.
+        if type(value).__module__.split(".")[:2] == ["packgap", kit.name]:
+            return kit.family, value
+    raise PackgapError(f"not an instance of any family: {type(value).__name__}")
+
+
+def solve(
+    instance: Instance,
+    method: str,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    params: Mapping[str, Any] | None = None,
+) -> SolveResult:
+    """Solve ``instance`` with the registered ``method`` of its family."""
+    from analysis.run import solve as run_solve
+    from solvers.outcome import SolveOptions
+
+    family, value = as_instance(instance)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    return run_solve(family, value, registry.method(family.name, method), options=options, params=params)
+
+
+def compare(
+    instances: Instance | Sequence[Instance],
+    methods: str | Sequence[str] = "all",
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    store: str | Path | None = None,
+) -> Any:
+    """Every method on every instance, as a pandas DataFrame (one row per result, primal
+    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file."""
+    import pandas as pd
+
+    from analysis.compare import compare_instance
+    from analysis.store import ResultStore
+    from solvers.outcome import SolveOptions
+
+    items: list[Instance] = (
+        list(instances) if isinstance(instances, list | tuple) else [instances]  # one path, document or object
+    )
+    names = methods if isinstance(methods, str) else ",".join(methods)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    db = None if store is None else ResultStore(Path(store))
+    rows = []
+    try:
+        for item in items:
+            family, value = as_instance(item)
+            chosen = registry.resolve(family.name, names)
+            rows += [r.to_dict() for r in compare_instance(family, value, chosen, options, store=db)]
+    finally:
+        if db is not None:
+            db.close()
+    return pd.DataFrame(rows)
