@@ -26,6 +26,7 @@ KIT_MODULES: tuple[str, ...] = (
     "analysis.planning",
     "analysis.packing",
     "analysis.placement",
+    "analysis.calibration",
 )
 
 

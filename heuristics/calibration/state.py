@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from heuristics.calibration.liss import equal_split
+from heuristics.calibration.liss import equal_split, liss_split
 from packgap.calibration import CalibrationInstance, CalibrationSolution, JobCalibration, remaining_times
 from packgap.calibration.objectives import instance_objective
 from packgap.calibration.speed import FULL, speeds
@@ -43,3 +43,14 @@ def free_competition(instance: CalibrationInstance) -> Calibration:
         [[FULL] * job.world_size for job in instance.jobs],
         [equal_split(job.batch, job.world_size) for job in instance.jobs],
     )
+
+
+def with_liss(instance: CalibrationInstance, shares: list[list[float]]) -> Calibration:
+    """The given shares with every job's batch split by LISS (in proportion to speed)."""
+    v = speeds(instance, shares)
+    return Calibration([list(s) for s in shares], [liss_split(job.batch, v[j]) for j, job in enumerate(instance.jobs)])
+
+
+def liss_only(instance: CalibrationInstance) -> Calibration:
+    """Free competition with LISS on every job: unequal packing and LISS, no LGRR (Fig. 12's middle bar)."""
+    return with_liss(instance, free_competition(instance).shares)

@@ -6,8 +6,11 @@ taken in decreasing size, so each block is aligned to its size and every job sit
 fewest nodes (``gpus_per_node`` a power of two).
 
 A job's remaining steps come from its remaining *solo* time: steps = hours x 3600 / (c + b / v)
-with the per-worker batch b of the anchor table; its deadline is now + lambda x solo time
-(section 7.1: lambda in [1.5, 2.5]).
+with the per-worker batch b of the anchor table; its deadline is now + lambda x solo time.
+Section 7.1 draws lambda in [1.5, 2.5] for a job's whole duration from its submission; a set
+being calibrated has already spent part of that slack queueing and running, so the generator
+draws lambda for the remaining work in [1.0, 2.0] (with 1.5 or more hardly any packed job is
+late and the deadline objective is 0 everywhere).
 """
 
 from __future__ import annotations
@@ -143,6 +146,8 @@ def generate(
     """A random job set of ``jobs`` jobs (seeded): Table 1 models, 0.5-4 h of solo work left."""
     if jobs < 1:
         raise PackgapError(f"--jobs must be >= 1, got {jobs}")
+    if gpus_per_node & (gpus_per_node - 1):
+        raise PackgapError(f"--gpus-per-node must be a power of two, got {gpus_per_node}")
     rng = np.random.default_rng(seed)
     least = max(2, 1 << max(0, jobs - 2).bit_length())
     big = least * int(rng.choice([1, 2])) if jobs > 1 else int(rng.choice([1, 2, 4]))
@@ -150,7 +155,7 @@ def generate(
     sizes = [big, *_sizes(rng, jobs, big)] if jobs > 1 else [big]
     specs = [
         JobSpec(
-            str(rng.choice(models)), n, round(float(rng.uniform(0.5, 4.0)), 3), round(float(rng.uniform(1.5, 2.5)), 3)
+            str(rng.choice(models)), n, round(float(rng.uniform(0.5, 4.0)), 3), round(float(rng.uniform(1.0, 2.0)), 3)
         )
         for n in sizes
     ]

@@ -53,12 +53,16 @@ def overlap(share: ArrayLike, partner_share: ArrayLike) -> FloatArray:
     return np.maximum(0.0, np.asarray(share, dtype=float) + np.asarray(partner_share, dtype=float) - FULL) / FULL
 
 
+def interference(pair_speed: float, shared: ArrayLike) -> FloatArray:
+    """1 - beta * overlap with beta = 1 - min(1, p): 1 apart, p under free competition."""
+    return np.asarray(1.0 - (1.0 - min(1.0, pair_speed)) * np.asarray(shared, dtype=float))
+
+
 def worker_speed(
     speed: float, utilization: float, alpha: float, pair_speed: float, share: ArrayLike, partner_share: ArrayLike
 ) -> FloatArray:
     """v(s, t) of the module docstring, element-wise over arrays of shares."""
-    beta = 1.0 - min(1.0, pair_speed)
-    return speed * share_factor(share, utilization, alpha) * (1.0 - beta * overlap(share, partner_share))
+    return speed * share_factor(share, utilization, alpha) * interference(pair_speed, overlap(share, partner_share))
 
 
 def liss_step(fixed_cost: float, batch: float, speeds: ArrayLike) -> FloatArray:

@@ -1,0 +1,77 @@
+"""Exact calibration: frontier == exhaustive, exact <= every heuristic, grids nest, the bound holds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from heuristics.calibration.gimbal import coordinate
+from heuristics.calibration.state import free_competition, liss_only, with_liss
+from instances.calibration.jobsets import generate, table3
+from models.calibration import exhaustive
+from models.calibration.continuous import continuous_bound
+from models.calibration.frontier import optimise
+from models.calibration.grid import grid_options, shares
+from models.calibration.layout import layout
+from packgap.calibration import FAMILY
+
+OBJECTIVES = st.sampled_from(["jct", "makespan", "deadline"])
+
+
+def grid_optimum(instance, granularity=None):
+    g = instance.granularity if granularity is None else granularity
+    lay = layout(instance)
+    found = optimise(lay, grid_options(lay, g))
+    sol = with_liss(instance, shares(lay, g, found.choice)).solution(instance)
+    return found, sol
+
+
+@settings(max_examples=20, deadline=None)
+@given(jobs=st.integers(1, 4), seed=st.integers(0, 5000), objective=OBJECTIVES, g=st.sampled_from([25.0, 34.0, 50.0]))
+def test_frontier_equals_exhaustive(jobs, seed, objective, g):
+    instance = generate(jobs, seed, objective=objective, granularity=g)
+    lay = layout(instance)
+    options = grid_options(lay, g)
+    assume(math.prod(len(a) for a, _ in options) <= 500_000)
+    brute = exhaustive.search(lay, options)
+    fast = optimise(lay, options)
+    assert fast.objective == pytest.approx(brute.objective, rel=1e-12, abs=1e-9)
+
+
+@settings(max_examples=20, deadline=None)
+@given(jobs=st.integers(2, 6), seed=st.integers(0, 5000), objective=OBJECTIVES)
+def test_exact_below_every_heuristic(jobs, seed, objective):
+    instance = generate(jobs, seed, objective=objective)
+    found, sol = grid_optimum(instance)
+    FAMILY.validate(instance, sol)
+    exact = FAMILY.evaluate(instance, sol).objective
+    assert exact == pytest.approx(found.objective, rel=1e-9, abs=1e-9)
+    for cal in (coordinate(instance).best, coordinate(instance, early_exit=False).best):
+        assert exact <= cal.objective(instance) + 1e-9
+    for cal in (free_competition(instance), liss_only(instance)):
+        assert exact <= cal.objective(instance) + 1e-9
+
+
+@settings(max_examples=15, deadline=None)
+@given(jobs=st.integers(2, 5), seed=st.integers(0, 5000), objective=OBJECTIVES, g=st.sampled_from([5.0, 10.0, 25.0]))
+def test_finer_grid_never_worse_and_bound_below(jobs, seed, objective, g):
+    instance = generate(jobs, seed, objective=objective, granularity=g)
+    fine, _ = grid_optimum(instance, g)
+    coarse, _ = grid_optimum(instance, 2 * g)
+    assert fine.objective <= coarse.objective + 1e-9
+    bound, _ = continuous_bound(layout(instance), width=2.0, cap=100)
+    assert bound <= fine.objective + 1e-9
+
+
+@pytest.mark.parametrize("name", [f"JC{i}" for i in range(1, 9)])
+def test_table3_exact_vs_gimbal(name):
+    instance = table3(name)
+    found, sol = grid_optimum(instance)
+    FAMILY.validate(instance, sol)
+    assert found.objective <= coordinate(instance).objective + 1e-9
+    bound, _ = continuous_bound(layout(instance))
+    assert bound <= found.objective
+    assert bound >= 0.97 * found.objective
