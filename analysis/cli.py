@@ -24,10 +24,13 @@ import packgap
 from analysis import registry
 from analysis.clidynamic import add_dynamic_commands
 from analysis.cliutil import (
+    PLOT_SUFFIXES,
     AsJson,
     Seed,
     Threads,
     TimeLimit,
+    check_output,
+    check_store,
     err,
     fmt,
     out,
@@ -35,10 +38,11 @@ from analysis.cliutil import (
     progress,
     reports_errors,
     result_table,
+    save_json,
 )
 from packgap import jsonio
 from packgap.errors import PackgapError
-from packgap.result import SolveResult
+from packgap.result import SolveResult, Status
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Certified optimality gaps of GPU-cluster packing heuristics."
@@ -114,17 +118,20 @@ def solve(
     from analysis.run import solve as run_solve
     from solvers.outcome import SolveOptions
 
+    check_output(output, "-o")
     fam, instance = registry.load_instance(file)
     chosen = registry.method(fam.name, method)
     params = chosen.resolve_params(parse_params(param or []))
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
     result = run_solve(fam, instance, chosen, options=options, params=params)
     if output is not None:
-        jsonio.write(result.to_dict(), output)
+        save_json(result.to_dict(), output)
     if as_json:
         sys.stdout.write(jsonio.dumps(result.to_dict()))
     else:
         result_table([result], title=str(file))
+    if result.status == Status.ERROR:
+        raise PackgapError(f"{method} failed on {file}: {result.message}")
 
 
 @app.command()
@@ -143,6 +150,7 @@ def compare(
     from analysis.store import ResultStore
     from solvers.outcome import SolveOptions
 
+    check_store(store)
     loaded = [registry.load_instance(f) for f in files]
     plan = [(fam, inst, registry.resolve(fam.name, methods_)) for fam, inst in loaded]
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
@@ -180,6 +188,7 @@ def report(
 
     if not store.is_file():
         raise PackgapError(f"no results store at {store}")
+    check_output(plot, "--plot", PLOT_SUFFIXES)
     db = ResultStore(store)
     try:
         frame = load_rows(db)

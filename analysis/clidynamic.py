@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,8 +18,19 @@ from typing import Annotated, Any
 import typer
 
 from analysis import registry
-from analysis.cliutil import err, fmt, out, progress, reports_errors, ticking
-from analysis.kit import Generator, Option, Simulation, TraceBuilder, check_options
+from analysis.cliutil import (
+    PLOT_SUFFIXES,
+    check_output,
+    check_store,
+    err,
+    fmt,
+    out,
+    progress,
+    reports_errors,
+    save_json,
+    ticking,
+)
+from analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options
 from packgap import jsonio
 from packgap.errors import PackgapError
 
@@ -30,7 +42,7 @@ def typer_param(option: Option) -> inspect.Parameter:
     if option.type is bool:
         kind: Any = Annotated[bool, typer.Option(option.flag, help=help_text)]
         return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=False)
-    info = typer.Option(option.flag, help=help_text, min=option.minimum)
+    info = typer.Option(option.flag, help=help_text, min=option.minimum, max=option.maximum)
     kind = Annotated[option.type | None, info]  # type: ignore[name-defined]
     return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=None)
 
@@ -73,9 +85,14 @@ def build_instance(gen: Generator, given: Mapping[str, Any]) -> Any:
 
 def _generate(app: typer.Typer, gen: Generator) -> None:
     def body(output: Path, **values: Any) -> None:
-        instance = build_instance(gen, _given(values))
-        jsonio.write(registry.to_document(gen.target, instance), output)
+        check_output(output, "-o")
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", GeneratorNote)
+            instance = build_instance(gen, _given(values))
+        save_json(registry.to_document(gen.target, instance), output)
         err.print(f"wrote {output} ({gen.target}, {instance.name})")
+        for note in notes:
+            err.print(f"[yellow]note:[/yellow] {note.message}", highlight=False)
 
     command(app, gen.name, gen.description, body, [OUTPUT, *(typer_param(o) for o in gen.options)])
 
@@ -84,13 +101,14 @@ def _from_trace(app: typer.Typer, builder: TraceBuilder) -> None:
     def body(path: Path, output: Path, traces: str | None, **values: Any) -> None:
         from instances.traces import traces_dir
 
+        check_output(output, "-o")
         opts = check_options(builder.options, _given(values), f"from-trace {builder.name}")
         if not path.exists() and not path.is_absolute():
             path = traces_dir(traces) / path
         if not path.is_file():
             raise PackgapError(f"trace file {path} does not exist")
         built = builder.build(path, {**opts, "traces": traces})
-        jsonio.write(registry.to_document(builder.target, built), output)
+        save_json(registry.to_document(builder.target, built), output)
         err.print(f"wrote {output} ({builder.target}, {built.name})")
 
     params = [
@@ -158,6 +176,7 @@ def _simulate(app: typer.Typer) -> None:
     options = _union([o for k in registry.kits().values() if k.simulation for o in k.simulation.options])
 
     def body(file: Path, seed: int, time_limit: float | None, plot: Path | None, as_json: bool, **values: Any) -> None:
+        check_output(plot, "--plot", PLOT_SUFFIXES)
         doc = registry.load_document(file)
         sim = _simulation_for(doc.kind)
         opts = check_options(sim.options, _given(values), f"simulate on a {doc.kind}")
@@ -166,8 +185,12 @@ def _simulate(app: typer.Typer) -> None:
         with ticking("simulating", disable=as_json) as tick:
             document = sim.run(doc.value, opts, seed, time_limit, tick)
         if plot is not None and sim.plot is not None:
-            sim.plot(document, plot)
-            err.print(f"wrote {plot}")
+            try:
+                sim.plot(document, plot)
+                err.print(f"wrote {plot}")
+            except OSError as exc:
+                spare = save_json(document, Path.cwd() / f"{plot.stem}.json")
+                raise PackgapError(f"cannot write {plot} ({exc}); the run is saved in {spare}") from None
         if as_json:
             sys.stdout.write(jsonio.dumps(document))
             return
@@ -221,6 +244,7 @@ def _sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callable[[An
         from analysis.sweep import Cell, run_sweep
         from solvers.outcome import SolveOptions
 
+        check_store(store)
         fam = registry.family(family)
         chosen = [m.name for m in registry.resolve(family, methods)]
         cells = []

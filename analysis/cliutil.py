@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -16,11 +19,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from analysis.kit import Tick
+from packgap import jsonio
 from packgap.errors import PackgapError
 from packgap.result import SolveResult
 
-out = Console()
-err = Console(stderr=True)
+#: Width of output that is not a terminal (logs, CI): wide enough that no table is cut.
+PIPE_WIDTH = 250
+
+
+def _console(stream: Any) -> Console:
+    width = None if stream.isatty() or os.environ.get("COLUMNS") else PIPE_WIDTH
+    return Console(file=stream, width=width)
+
+
+out = _console(sys.stdout)
+err = _console(sys.stderr)
 
 TimeLimit = Annotated[
     float | None,
@@ -49,6 +62,52 @@ def reports_errors(command: Callable[..., None]) -> Callable[..., None]:
             fail(str(exc))
 
     return wrapper
+
+
+#: Figure formats matplotlib writes without extra packages.
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+
+
+def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -> None:
+    """Refuse an output path before any work starts: a missing folder, a folder named as the
+    file, or (for figures) an unknown suffix."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise PackgapError(f"{flag} {path}: is a folder; name a file in it")
+    if not path.parent.is_dir():
+        raise PackgapError(f"{flag} {path}: the folder {path.parent} does not exist")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise PackgapError(f"{flag} {path}: unknown figure format {path.suffix!r} (use {', '.join(suffixes)})")
+
+
+def check_store(path: Path | None) -> None:
+    """A results store must be a DuckDB file or a new file in an existing folder."""
+    if path is None:
+        return
+    if path.exists() and not path.is_dir():
+        with path.open("rb") as handle:
+            header = handle.read(12)
+        if header and header[8:12] != b"DUCK":
+            raise PackgapError(f"--store {path}: not a DuckDB results store (name a new file or an existing store)")
+        return
+    check_output(path, "--store")
+
+
+def save_json(document: Any, path: Path) -> Path:
+    """Write ``document``; if that fails after the work is done, keep it beside (in the
+    current folder) or, failing that, on stdout, and say where: nothing computed is lost."""
+    try:
+        jsonio.write(document, path)
+        return path
+    except OSError as exc:
+        spare = Path.cwd() / f"packgap-rescued-{os.getpid()}-{path.name or 'result.json'}"
+        try:
+            jsonio.write(document, spare)
+        except OSError:
+            sys.stdout.write(jsonio.dumps(document))
+            raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is printed above") from None
+        raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is saved in {spare}") from None
 
 
 def progress(disable: bool = False) -> Progress:

@@ -35,8 +35,9 @@ def no_tick(description: str, advance: int = 1, total: int | None = None) -> Non
 class Option:
     """One option of a generator, trace builder or simulation; ``--name-with-dashes`` on the CLI.
 
-    ``type`` is ``int``, ``float``, ``str``, ``bool`` (a flag) or ``Path``; ``minimum``
-    bounds numbers (inclusive) and ``choices`` bounds strings, both checked by the CLI and by
+    ``type`` is ``int``, ``float``, ``str``, ``bool`` (a flag) or ``Path``; ``minimum`` and
+    ``maximum`` bound numbers (inclusive; a size option names the largest instance that fits
+    in memory) and ``choices`` bounds strings, all checked by the CLI and by
     :func:`check_options` before any work starts.
     """
 
@@ -45,14 +46,17 @@ class Option:
     help: str
     minimum: float | None = None
     choices: tuple[str, ...] = ()
+    maximum: float | None = None
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
 
-#: The seed option every generator and most trace builders take.
-SEED = Option("seed", int, "Seed (same seed, same bytes).", minimum=0)
+#: The seed option every generator and most trace builders take (NumPy takes 0 .. 2^64 - 1).
+SEED = Option("seed", int, "Seed (same seed, same bytes).", minimum=0, maximum=2**63 - 1)
+#: Largest instance a generator builds: every family's models stay within a few GB below it.
+MAX_SIZE = 100_000
 
 
 def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: str) -> dict[str, Any]:
@@ -69,9 +73,16 @@ def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: 
             continue
         if option.minimum is not None and value < option.minimum:
             raise PackgapError(f"{option.flag} must be >= {option.minimum:g}, got {value}")
+        if option.maximum is not None and value > option.maximum:
+            raise PackgapError(f"{option.flag} must be <= {option.maximum:g}, got {value}")
         if option.choices and value not in option.choices:
             raise PackgapError(f"{option.flag} must be one of {', '.join(option.choices)}, got {value!r}")
     return {k: v for k, v in given.items() if v is not None}
+
+
+class GeneratorNote(UserWarning):
+    """What a generator tells the user about the instance it built (e.g. jobs that did not
+    fit); the CLI prints it next to the file it wrote."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,10 @@ from packgap.errors import InstanceError, Problem
 
 T = TypeVar("T")
 
+#: Largest magnitude of any number in a data file: 10^12 s is 31,700 years, and times scaled
+#: to 1 us ticks (CP-SAT) still fit a 64-bit integer with room to add them up.
+MAX_ABS = 1e12
+
 #: Marker returned in place of a bad value; callers build nothing from it.
 _BAD: Any = None
 
@@ -77,6 +81,9 @@ class Reader:
             return _BAD
         if isinstance(value, float) and not math.isfinite(value):
             self.error(path, f"must be finite, got {value}")
+            return _BAD
+        if abs(value) > MAX_ABS:
+            self.error(path, f"must lie within +-{MAX_ABS:g} (what the evaluators represent exactly), got {value}")
             return _BAD
         if integer and not float(value).is_integer():
             self.error(path, f"must be a whole number, got {value}")

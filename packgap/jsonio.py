@@ -1,4 +1,4 @@
-"""Canonical JSON: sorted keys, fixed float formatting, so one seed gives one byte string.
+"""Canonical JSON: sorted keys, shortest round-trip floats, so one seed gives one byte string.
 
 Every instance and solution file names its ``schema`` and integer ``version``; the family
 registry dispatches on that pair.
@@ -13,9 +13,6 @@ from typing import Any
 
 from packgap.errors import InstanceError, PackgapError, Problem
 
-#: Decimal places kept for floats in files: sub-microsecond on times in seconds.
-FLOAT_DECIMALS = 6
-
 
 def _canonical(value: Any, path: str = "") -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, int | str):
@@ -23,8 +20,7 @@ def _canonical(value: Any, path: str = "") -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise PackgapError(f"{path or 'value'}: cannot write non-finite number {value}")
-        rounded = round(value, FLOAT_DECIMALS)
-        return 0.0 if rounded == 0 else rounded
+        return 0.0 if value == 0 else value  # full precision (repr round-trips); -0.0 written as 0.0
     if isinstance(value, dict):
         return {str(k): _canonical(v, f"{path}.{k}") for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -33,7 +29,8 @@ def _canonical(value: Any, path: str = "") -> Any:
 
 
 def dumps(document: Any) -> str:
-    """Canonical text of an object or list: sorted keys, 2-space indent, rounded floats, final newline."""
+    """Canonical text of an object or list: sorted keys, 2-space indent, full-precision floats,
+    final newline. Numbers are rounded only on screen, never in files."""
     return json.dumps(_canonical(document), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -47,6 +44,9 @@ def read(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InstanceError(str(path), [Problem("", f"cannot read file: {exc.strerror}")]) from None
+    except UnicodeDecodeError as exc:
+        problem = Problem("", f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})")
+        raise InstanceError(str(path), [problem]) from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

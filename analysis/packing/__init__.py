@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import SEED, FamilyKit, Generator, Option, TraceBuilder, View
+from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
 from analysis.packing.methods import METHODS
 from analysis.packing.simulate import SIMULATION
 from analysis.packing.views import packing_groups
@@ -40,7 +40,7 @@ KIT = FamilyKit(
             "jobs with Table 8 models, Helios arrivals and eq. 15 deadlines (CUCKOO section 4.1)",
             "packing",
             _generate,
-            (Option("jobs", int, "Number of jobs.", minimum=1), SEED, GPU_TYPES),
+            (Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE), SEED, GPU_TYPES),
             required=("jobs",),
             size_option="jobs",
         ),

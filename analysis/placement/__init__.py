@@ -3,23 +3,32 @@ and whole cluster traces simulated round by round."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder, View
+from analysis.kit import MAX_SIZE, SEED, DocumentKind, FamilyKit, Generator, GeneratorNote, Option, TraceBuilder, View
 from analysis.placement.methods import METHODS
 from analysis.placement.simulate import SIMULATION
 from analysis.placement.views import placement_bins
+from packgap.errors import PackgapError
 from packgap.placement import FAMILY, trace
 
-JOBS = Option("jobs", int, "Number of jobs.", minimum=1)
+JOBS = Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE)
 
 
 def _round(opts: Mapping[str, Any]) -> Any:
+    """A generated round; when its jobs do not all fit, the file keeps those that do (the
+    instances of the README and of issue 11 were made that way) and the user is told."""
     from instances.placement.rounds import generate_round
 
-    return generate_round(opts["gpus"], opts["jobs"], opts.get("seed", 0))
+    seed = opts.get("seed", 0)
+    try:
+        return generate_round(opts["gpus"], opts["jobs"], seed, strict=True)
+    except PackgapError as exc:
+        warnings.warn(f"{exc}; the file keeps them and the next job cut to the GPUs left", GeneratorNote, stacklevel=1)
+        return generate_round(opts["gpus"], opts["jobs"], seed)
 
 
 def _synergy(opts: Mapping[str, Any]) -> Any:
@@ -49,7 +58,7 @@ KIT = FamilyKit(
             "one PAL scheduling round: synthetic PM-scores, Table II job mix",
             "placement",
             _round,
-            (Option("gpus", int, "GPUs in the cluster.", minimum=1), JOBS, SEED),
+            (Option("gpus", int, "GPUs in the cluster.", minimum=1, maximum=MAX_SIZE), JOBS, SEED),
             required=("gpus", "jobs"),
             size_option="jobs",
             example={"gpus": 16, "jobs": 5, "seed": 1},
@@ -63,7 +72,7 @@ KIT = FamilyKit(
                 JOBS,
                 SEED,
                 Option("rate", float, "Poisson arrivals per hour (default 10).", minimum=0),
-                Option("gpus", int, "GPUs in the cluster (default 256).", minimum=1),
+                Option("gpus", int, "GPUs in the cluster (default 256).", minimum=1, maximum=MAX_SIZE),
             ),
             required=("jobs",),
         ),

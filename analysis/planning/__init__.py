@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.kit import SEED, FamilyKit, Generator, Option
+from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option
 from analysis.planning.methods import METHODS
 from packgap.gpus import parse_gpu_types
 from packgap.planning import FAMILY
@@ -34,7 +34,7 @@ KIT = FamilyKit(
             "planning",
             _generate,
             (
-                Option("groups", int, "Number of job groups.", minimum=1),
+                Option("groups", int, "Number of job groups.", minimum=1, maximum=MAX_SIZE),
                 SEED,
                 GPU_TYPES,
                 Option("tardiness_weight", float, "Weight of tardiness in the objective.", minimum=0),

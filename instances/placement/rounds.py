@@ -56,9 +56,14 @@ def generate_round(
     locality_penalty: float = 1.7,
     held: float = 0.0,
     objective: str = "slowdown",
+    strict: bool = False,
 ) -> PlacementInstance:
     """A synthetic round on ``gpus`` GPUs with up to ``jobs`` jobs; a share ``held`` of the
-    GPUs is held by sticky jobs. L_across = 1.7 is the paper's Frontera estimate (IV-D)."""
+    GPUs is held by sticky jobs. L_across = 1.7 is the paper's Frontera estimate (IV-D).
+
+    When the drawn demands exceed the free GPUs, the last job that fits is cut to the GPUs
+    left and the rest are dropped; ``strict`` refuses such a draw instead, naming how many
+    jobs fit."""
     if gpus < 1 or gpus % gpus_per_node:
         raise PackgapError(f"--gpus must be a positive multiple of {gpus_per_node}, got {gpus}")
     if jobs < 0 or not 0 <= held < 1:
@@ -75,6 +80,11 @@ def generate_round(
         if left == 0:
             break
         n = min(demands[i], left)
+        if strict and n < demands[i]:
+            raise PackgapError(
+                f"--jobs {jobs}: only {i} jobs of this draw fit on {gpus} GPUs (seed {seed}); "
+                f"use more --gpus or at most --jobs {i}"
+            )
         model = models[i]
         placed.append(Job(f"j{i}", n, PAPER_MODEL_CLASSES[model], model, round(float(work[i]), 3)))
         left -= n
