@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from analysis.calibration.methods import METHODS
-from analysis.kit import SEED, FamilyKit, Generator, Option
-from packgap.calibration import FAMILY
+from analysis.calibration.simulate import SIMULATION
+from analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
+from packgap.calibration import FAMILY, workload
 from packgap.calibration.instance import OBJECTIVES
 
 OBJECTIVE = Option("objective", str, "Local objective of section 5.2 (default jct).", choices=OBJECTIVES)
 GRANULARITY = Option("granularity", float, "LGRR step in % (default 10).", minimum=0.1)
 ALPHA = Option("alpha", float, "Concavity exponent of the share curve (default 0.5).", minimum=0.01)
 JOB_SETS = tuple(f"JC{i}" for i in range(1, 9))
+JOBS = Option("jobs", int, "Number of jobs.", minimum=1)
+MAX_HOURS = Option("max_hours", float, "Cap on a job's solo duration in hours (default 2).", minimum=0.02)
 
 
 def _model_options(opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -31,6 +35,25 @@ def _table3(opts: Mapping[str, Any]) -> Any:
     from instances.calibration.jobsets import table3
 
     return table3(opts["job_set"], **_model_options(opts))
+
+
+def _workload(opts: Mapping[str, Any]) -> Any:
+    from instances.calibration.workload import generate
+
+    extra = {k: opts[k] for k in ("rate", "max_hours") if k in opts}
+    return generate(opts["jobs"], opts.get("seed", 0), **extra)
+
+
+def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
+    from instances.calibration.workload import from_philly
+
+    return from_philly(path, **{k: opts[k] for k in ("jobs", "start", "max_hours", "seed") if k in opts})
+
+
+def _openb(path: Path, opts: Mapping[str, Any]) -> Any:
+    from instances.calibration.workload import from_openb
+
+    return from_openb(path, **{k: opts[k] for k in ("jobs", "start_s", "max_hours", "seed") if k in opts})
 
 
 KIT = FamilyKit(
@@ -62,5 +85,40 @@ KIT = FamilyKit(
             (Option("job_set", str, "Which combination.", choices=JOB_SETS), OBJECTIVE, GRANULARITY, ALPHA),
             required=("job_set",),
         ),
+        Generator(
+            "calibration-workload",
+            "a job stream for simulate: Poisson arrivals, Table 2 (a) model / GPU mix, section 7.1 deadlines",
+            "calibration-workload",
+            _workload,
+            (JOBS, SEED, Option("rate", float, "Arrivals per hour (default 30).", minimum=0.01), MAX_HOURS),
+            required=("jobs",),
+        ),
     ),
+    trace_builders=(
+        TraceBuilder(
+            "calibration-philly",
+            "Philly philly.csv -> calibration workload (section 7.1: 150 jobs, Table 2 (a) mix, lambda deadlines)",
+            "calibration-workload",
+            _philly,
+            (JOBS, SEED, Option("start", str, "First submit time (default 2017-10-02 09:00:00)."), MAX_HOURS),
+        ),
+        TraceBuilder(
+            "calibration-openb",
+            "Alibaba openb pod list -> calibration workload (300 GPU pods, Table 2 (b) mix)",
+            "calibration-workload",
+            _openb,
+            (JOBS, SEED, Option("start_s", float, "First creation time in s (default 11.5 M).", minimum=0), MAX_HOURS),
+        ),
+    ),
+    documents=(
+        DocumentKind(
+            "calibration-workload",
+            workload.SCHEMA,
+            workload.VERSION,
+            workload.from_dict,
+            workload.to_dict,
+            workload.summary,
+        ),
+    ),
+    simulation=SIMULATION,
 )

@@ -51,10 +51,10 @@ def search_time(steps: Sequence[Step], cost: CostModel) -> float:
     return sum(cost.duration(s.mechanism) for s in steps)
 
 
-def objective_with_search(
+def completions_with_search(
     instance: CalibrationInstance, steps: Sequence[Step], final: Calibration, cost: CostModel
-) -> float:
-    """The instance's local objective over completion times that include the search."""
+) -> list[float]:
+    """Every job's time to finish (s from now) when it trains through the search, then at ``final``."""
     remaining = [float(job.remaining_steps) for job in instance.jobs]
     finish: list[float | None] = [None] * len(remaining)
     clock = 0.0
@@ -75,4 +75,11 @@ def objective_with_search(
         clock += cost.duration(s.mechanism)
     moved = bool(steps) and steps[-1].calibration.shares != final.shares
     run(final, cost.lgrr_switch_s if moved else 0.0, None)
-    return instance_objective(instance, [f for f in finish if f is not None])
+    return [f for f in finish if f is not None]
+
+
+def objective_with_search(
+    instance: CalibrationInstance, steps: Sequence[Step], final: Calibration, cost: CostModel
+) -> float:
+    """The instance's local objective over completion times that include the search."""
+    return instance_objective(instance, completions_with_search(instance, steps, final, cost))

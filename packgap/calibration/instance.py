@@ -151,7 +151,8 @@ def _pair(r: Reader, value: Any, path: str) -> PairSpeed | None:
     return None if any(f is None for f in fields) else PairSpeed(model, partner, speed, source)
 
 
-def _throughput(r: Reader, value: Any, path: str) -> ThroughputModel | None:
+def read_throughput(r: Reader, value: Any, path: str) -> ThroughputModel | None:
+    """The ``throughput`` block (model anchors, pair speeds, alpha, source) of a calibration document."""
     keys = {"alpha": True, "models": True, "pairs": True, "source": True}
     obj = r.obj(value, path, keys)
     if obj is None or any(k not in obj for k in keys):
@@ -216,7 +217,7 @@ def from_dict(document: Mapping[str, Any]) -> CalibrationInstance:
     if cluster is not None and "nodes" in cluster and "gpus_per_node" in cluster:
         nodes = r.number(cluster["nodes"], "cluster.nodes", positive=True, integer=True)
         per_node = r.number(cluster["gpus_per_node"], "cluster.gpus_per_node", positive=True, integer=True)
-    throughput = _throughput(r, doc["throughput"], "throughput")
+    throughput = read_throughput(r, doc["throughput"], "throughput")
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p)) or []
     r.unique(raw_field(doc["jobs"], "id"), "jobs", "id")
     r.finish()
@@ -231,8 +232,25 @@ def from_dict(document: Mapping[str, Any]) -> CalibrationInstance:
     return instance
 
 
+def throughput_dict(tm: ThroughputModel) -> dict[str, Any]:
+    return {
+        "alpha": tm.alpha,
+        "source": tm.source,
+        "models": [
+            {
+                "name": m.name,
+                "speed": m.speed,
+                "fixed_cost": m.fixed_cost,
+                "utilization": m.utilization,
+                "source": m.source,
+            }
+            for m in tm.models
+        ],
+        "pairs": [{"model": p.model, "partner": p.partner, "speed": p.speed, "source": p.source} for p in tm.pairs],
+    }
+
+
 def to_dict(instance: CalibrationInstance) -> dict[str, Any]:
-    tm = instance.throughput
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -241,21 +259,7 @@ def to_dict(instance: CalibrationInstance) -> dict[str, Any]:
         "now": instance.now,
         "granularity": instance.granularity,
         "cluster": {"nodes": instance.nodes, "gpus_per_node": instance.gpus_per_node},
-        "throughput": {
-            "alpha": tm.alpha,
-            "source": tm.source,
-            "models": [
-                {
-                    "name": m.name,
-                    "speed": m.speed,
-                    "fixed_cost": m.fixed_cost,
-                    "utilization": m.utilization,
-                    "source": m.source,
-                }
-                for m in tm.models
-            ],
-            "pairs": [{"model": p.model, "partner": p.partner, "speed": p.speed, "source": p.source} for p in tm.pairs],
-        },
+        "throughput": throughput_dict(instance.throughput),
         "jobs": [
             {
                 "id": j.id,

@@ -1,0 +1,79 @@
+"""End to end: workloads (generator, Philly and openb builders) and the base schedulers +- GIMBAL."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from heuristics.calibration.online import VARIANTS, run_workload
+from instances.calibration.workload import from_openb, from_philly, generate
+from instances.traces import traces_dir
+from packgap.calibration import workload as workload_module
+from packgap.errors import InstanceError, PackgapError
+
+
+def test_generated_workload_round_trip_and_determinism():
+    a = workload_module.to_dict(generate(30, seed=2))
+    assert json.dumps(a) == json.dumps(workload_module.to_dict(generate(30, seed=2)))
+    assert workload_module.from_dict(a) == generate(30, seed=2)
+
+
+def test_workload_reader_names_fields():
+    doc = workload_module.to_dict(generate(3, seed=0))
+    doc["jobs"][1]["model"] = "Nope"
+    doc["jobs"][2]["world_size"] = 64
+    with pytest.raises(InstanceError) as err:
+        workload_module.from_dict(doc)
+    assert {p.path for p in err.value.problems} == {"jobs[1].model", "jobs[2].world_size"}
+
+
+@pytest.mark.parametrize("base", ["lucid", "gandiva", "gavel"])
+def test_every_variant_finishes_every_job(base):
+    w = generate(24, seed=5, rate=60.0, max_hours=0.5)
+    results = {v: run_workload(w, base, v).metrics for v in VARIANTS}
+    for m in results.values():
+        assert m["jobs"] == 24
+        assert m["mean_jct_s"] >= m["mean_queuing_s"] >= 0
+    assert results["baseline"]["unequal_sets"] == 0
+    assert results["baseline"]["search_time_s"] == results["exact"]["search_time_s"] == 0
+    assert results["gimbal"]["search_time_s"] > 0
+
+
+def test_philly_builder_on_a_tiny_file(tmp_path):
+    lines = ["timestamp,duration,num_gpus,gpu_time,cluster"]
+    lines += [f"2017-10-02 09:{m:02d}:00,{60 * (m + 1)}.0,1,{60 * (m + 1)}.0,abc" for m in range(20)]
+    lines.append("2017-10-02 08:00:00,500.0,1,500.0,abc")
+    lines.append("2017-10-02 09:30:00,30.0,1,30.0,abc")
+    (tmp_path / "philly.csv").write_text("\n".join(lines) + "\n")
+    w = from_philly(tmp_path / "philly.csv", jobs=10)
+    assert len(w.jobs) == 10 and w.jobs[0].arrival == 0.0 and w.jobs[-1].arrival == 540.0
+    assert all(j.deadline >= j.arrival + 1.5 * 60 for j in w.jobs)
+    with pytest.raises(PackgapError, match="--start"):
+        from_philly(tmp_path / "philly.csv", start="yesterday")
+
+
+def test_openb_builder_on_a_tiny_file(tmp_path):
+    head = (
+        "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time"
+    )
+    rows = [f"p{i},1,1,{i % 3},1000,,LS,Running,{100 * i},{100 * i + 600},{100 * i}" for i in range(12)]
+    rows.append("pending,1,1,1,1000,,LS,Pending,50,,")
+    (tmp_path / "pods.csv").write_text("\n".join([head, *rows]) + "\n")
+    w = from_openb(tmp_path / "pods.csv", start_s=0)
+    assert len(w.jobs) == 8  # 12 pods, 4 without a GPU, the pending one never scheduled
+
+
+@pytest.mark.traces
+def test_philly_trace_follows_table2():
+    try:
+        path = traces_dir(None) / "philly" / "philly.csv"
+    except PackgapError:
+        pytest.skip("no trace folder")
+    if not path.is_file():
+        pytest.skip("philly.csv absent")
+    w = from_philly(path)
+    assert len(w.jobs) == 150
+    large = [j for j in w.jobs if j.model in ("BERT", "LLaMA")]
+    assert len(large) == 21
+    assert 2.3 < sum(j.world_size for j in w.jobs) / 150 < 3.2
