@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,45 @@ def _muri(path: Path, opts: Mapping[str, Any]) -> Any:
     return muri.build(path, opts.get("seed", 0), max_jobs=opts.get("max_jobs"), **_types(opts))
 
 
+MAX_JOBS = Option("max_jobs", int, "Keep only the first N jobs (submit order).", minimum=1, maximum=MAX_SIZE)
+DROP_WIDE = Option("drop_wide", bool, "Leave out jobs wider than the cluster (else they are an error).")
+#: Trace folders with jobs: (source, what its builders read, the source's own options).
+TRACE_SOURCES: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
+    ("philly", "Philly job summary philly/philly.csv", (Option("vc", str, "Keep one virtual cluster (hash)."),)),
+    (
+        "gavel",
+        "Gavel per-VC .trace (or philly_job_distribution.csv)",
+        (
+            Option("throughputs", Path, "Gavel per-type throughput JSON (default: the trace folder's oracle file)."),
+            Option(
+                "jobs_per_hour", float, "Poisson arrivals per hour for philly_job_distribution.csv (> 0).", minimum=0
+            ),
+        ),
+    ),
+    ("openb", "Alibaba openb pod list (pods with GPUs, creation/deletion times)", ()),
+    ("pollux", "Pollux workload CSV", (Option("profiles", Path, "throughput_profiles folder (default: Pollux's)."),)),
+    ("sia", "Sia workload CSV", (Option("profiles", Path, "throughput_profiles folder (default: Sia's)."),)),
+    ("synergy", "Synergy replay trace (no header)", ()),
+)
+
+
+def _packing_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
+    def build(path: Path, opts: Mapping[str, Any]) -> Any:
+        from instances.packing import from_trace, trace_sources
+
+        trace = trace_sources.read(source, path, opts)
+        return from_trace.build(
+            trace,
+            f"packing-{source}",
+            opts.get("seed", 0),
+            max_jobs=opts.get("max_jobs"),
+            drop_wide=opts.get("drop_wide", False),
+            **_types(opts),
+        )
+
+    return build
+
+
 KIT = FamilyKit(
     family=FAMILY,
     methods=METHODS,
@@ -52,6 +91,16 @@ KIT = FamilyKit(
             "packing",
             _muri,
             (SEED, Option("max_jobs", int, "Keep only the first N jobs.", minimum=1), GPU_TYPES),
+        ),
+        *(
+            TraceBuilder(
+                f"packing-{source}",
+                f"{what} -> packing instance, Table 8 models, eq. 15 deadlines (instances/packing/from_trace.py)",
+                "packing",
+                _packing_trace(source),
+                (SEED, MAX_JOBS, GPU_TYPES, DROP_WIDE, *extra),
+            )
+            for source, what, extra in TRACE_SOURCES
         ),
     ),
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),

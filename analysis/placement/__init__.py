@@ -4,11 +4,12 @@ and whole cluster traces simulated round by round."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from analysis.kit import MAX_SIZE, SEED, DocumentKind, FamilyKit, Generator, GeneratorNote, Option, TraceBuilder, View
+from analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
 from analysis.placement.methods import METHODS
 from analysis.placement.simulate import SIMULATION
 from analysis.placement.views import placement_bins
@@ -47,6 +48,36 @@ def _pal_sia(path: Path, opts: Mapping[str, Any]) -> Any:
         seed=opts.get("seed", 0),
         traces=opts.get("traces"),
     )
+
+
+#: Default cluster size per trace source: Pollux's and Sia's workloads were made for 16 nodes x 4
+#: GPUs; the others get PAL's Synergy cluster (64 x 4).
+CLUSTER_GPUS = {"pollux": 64, "sia": 64}
+CLUSTER_OPTIONS = (
+    Option("gpus", int, "GPUs in the cluster (default 256; 64 for pollux and sia).", minimum=1, maximum=MAX_SIZE),
+    Option("gpus_per_node", int, "GPUs per node (default 4).", minimum=1, maximum=MAX_SIZE),
+    Option("factors", str, "Per-GPU PM-scores (default profiles, PAL IV-C).", choices=("profiles", "synthetic")),
+)
+
+
+def _cluster_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
+    def build(path: Path, opts: Mapping[str, Any]) -> Any:
+        from instances.packing import trace_sources
+        from instances.placement import from_trace
+
+        return from_trace.build(
+            trace_sources.read(source, path, opts),
+            f"cluster-{source}",
+            opts.get("seed", 0),
+            gpus=opts.get("gpus", CLUSTER_GPUS.get(source, 256)),
+            gpus_per_node=opts.get("gpus_per_node", 4),
+            factors=opts.get("factors", "profiles"),
+            traces=opts.get("traces"),
+            max_jobs=opts.get("max_jobs"),
+            drop_wide=opts.get("drop_wide", False),
+        )
+
+    return build
 
 
 KIT = FamilyKit(
@@ -88,6 +119,16 @@ KIT = FamilyKit(
                 Option("gpu_factors", Path, "blox per-GPU factor table (else sampled)."),
                 Option("replay", str, "paper (default) or blox.", choices=("paper", "blox")),
             ),
+        ),
+        *(
+            TraceBuilder(
+                f"cluster-{source}",
+                f"{what} -> cluster trace for `simulate`, PAL models (instances/placement/from_trace.py)",
+                "cluster-trace",
+                _cluster_trace(source),
+                (SEED, MAX_JOBS, *CLUSTER_OPTIONS, DROP_WIDE, *extra),
+            )
+            for source, what, extra in TRACE_SOURCES
         ),
     ),
     documents=(

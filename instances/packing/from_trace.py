@@ -1,0 +1,94 @@
+"""Packing instances from trace jobs (submit time, GPU demand, duration), as CUCKOO section 4.1
+builds its workload.
+
+Rules, applied to the jobs a reader (:mod:`instances.packing.trace_records`) returns:
+
+* Jobs: the first ``max_jobs`` in submit order; arrivals are shifted so the first arrives at 0.
+* GPU demand: the trace's. A job wider than every GPU type is an error unless ``drop_wide``
+  leaves it out (before ``max_jobs`` is counted).
+* Model and batch size: CUCKOO section 4.1 "randomly sample[s] the model and batch size from
+  Table 8"; so does this builder, uniformly and seeded, whatever model the trace names (the
+  trace keeps its arrivals, demands and durations). Stage profiles as in
+  :mod:`instances.packing.generator` (Muri's measured resource times, scaled by batch size
+  and per GPU type).
+* Iterations: the trace's duration (s) read as the standalone duration on the fastest GPU
+  type, divided by the drawn model's standalone iteration time there, rounded, at least 1
+  (the generator's rule for its log-normal lengths).
+* Deadlines: eq. 15, ``(deadline - arrival) / executing_time ~ N(8, 2)`` floored at 1.
+
+Per job the seeded stream draws the model, the batch size, then the eq. 15 factor, in
+submit order: same trace, same options, same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from instances.packing.generator import (
+    DEFAULT_GPU_TYPES,
+    MURI_BATCH,
+    TABLE8,
+    eq15_deadline,
+    fastest_iteration_ms,
+    muri_stages,
+    stage_profile,
+    sync_rule,
+)
+from instances.packing.trace_records import JobTrace, arrivals, select
+from packgap.gpus import GpuType
+from packgap.packing import Job, PackingInstance
+from packgap.packing.instance import Interleaving
+
+
+def table8_job(
+    rng: np.random.Generator,
+    job_id: str,
+    arrival: float,
+    gpus: int,
+    duration_s: float,
+    gpu_types: Sequence[tuple[str, int]],
+    interleaving: Interleaving,
+    interference: float,
+) -> Job:
+    """One job of ``duration_s`` seconds on its fastest type, its model drawn from Table 8."""
+    models = sorted(TABLE8)
+    model = models[int(rng.integers(len(models)))]
+    batch = TABLE8[model][int(rng.integers(len(TABLE8[model])))]
+    s, gpu, c = muri_stages(model, gpus)
+    scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
+    profiles = tuple(stage_profile(s * scale, gpu * scale, c, name) for name, _ in gpu_types)
+    sync = sync_rule(model)
+    fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
+    iterations = max(1, round(duration_s / fastest))
+    deadline = eq15_deadline(rng, arrival, iterations * fastest)
+    return Job(job_id, arrival, deadline, gpus, iterations, f"{model}-bs{batch}", sync, profiles)
+
+
+def build(
+    trace: JobTrace,
+    name: str,
+    seed: int,
+    *,
+    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    max_jobs: int | None = None,
+    drop_wide: bool = False,
+    interleaving: Interleaving = "am",
+    interference: float = 2.0,
+) -> PackingInstance:
+    """The packing instance of ``trace`` by the module's rules, named ``name-n<jobs>-s<seed>``."""
+    widest = max(count for _, count in gpu_types)
+    chosen = select(trace, max_jobs, widest, drop_wide, "every GPU type's count")
+    rng = np.random.default_rng(seed)
+    jobs = tuple(
+        table8_job(rng, r.id, arrival, r.gpus, r.duration_s, gpu_types, interleaving, interference)
+        for r, arrival in zip(chosen, arrivals(chosen), strict=True)
+    )
+    return PackingInstance(
+        name=f"{name}-n{len(jobs)}-s{seed}",
+        gpu_types=tuple(GpuType(n, count) for n, count in gpu_types),
+        jobs=jobs,
+        interleaving=interleaving,
+        interference=interference,
+    )
