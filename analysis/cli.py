@@ -180,6 +180,7 @@ def report(
     store: Annotated[Path, typer.Argument(help="DuckDB results file.")],
     by: Annotated[str | None, typer.Option("--by", help="Instance field to group by, e.g. groups.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a gap figure (PNG) grouped by --by.")] = None,
+    rows: Annotated[bool, typer.Option("--rows", help="Every stored row instead of the gap table.")] = False,
     as_json: AsJson = False,
 ) -> None:
     """Gap table (and figure) from stored results; nothing is recomputed."""
@@ -188,6 +189,7 @@ def report(
 
     if not store.is_file():
         raise PackgapError(f"no results store at {store}")
+    check_store(store)
     check_output(plot, "--plot", PLOT_SUFFIXES)
     db = ResultStore(store)
     try:
@@ -196,6 +198,9 @@ def report(
         db.close()
     if frame.empty:
         raise PackgapError(f"{store} holds no results")
+    if rows:
+        show_rows(frame, as_json)
+        return
     if by is not None and by not in frame.columns:
         raise PackgapError(f"--by {by}: not an instance field here (fields: {', '.join(sorted(frame.columns))})")
     if plot is not None:
@@ -207,6 +212,20 @@ def report(
         sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
     else:
         out.print(gap_view(gap_table(frame, by)))
+
+
+#: Columns of ``report --rows`` on screen (``--json`` gives every column).
+ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "bound", "gap", "wall_s", "created")
+
+
+def show_rows(frame: Any, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(frame.to_json(orient="records", indent=2) + "\n")
+        return
+    table = Table(*ROW_COLUMNS, title=f"{len(frame)} stored rows")
+    for row in frame[list(ROW_COLUMNS)].itertuples(index=False):
+        table.add_row(*(fmt(v) for v in row))
+    out.print(table)
 
 
 def gap_view(table: Any) -> Table:

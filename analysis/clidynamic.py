@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import time
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -175,15 +176,28 @@ def _simulation_for(kind: str) -> Simulation:
 def _simulate(app: typer.Typer) -> None:
     options = _union([o for k in registry.kits().values() if k.simulation for o in k.simulation.options])
 
-    def body(file: Path, seed: int, time_limit: float | None, plot: Path | None, as_json: bool, **values: Any) -> None:
+    def body(
+        file: Path,
+        seed: int,
+        time_limit: float | None,
+        plot: Path | None,
+        store: Path | None,
+        as_json: bool,
+        **values: Any,
+    ) -> None:
         check_output(plot, "--plot", PLOT_SUFFIXES)
+        check_store(store)
         doc = registry.load_document(file)
         sim = _simulation_for(doc.kind)
         opts = check_options(sim.options, _given(values), f"simulate on a {doc.kind}")
         if plot is not None and sim.plot is None:
             raise PackgapError(f"--plot: no figure for {doc.kind} runs")
         with ticking("simulating", disable=as_json) as tick:
+            started = time.perf_counter()
             document = sim.run(doc.value, opts, seed, time_limit, tick)
+            wall = time.perf_counter() - started
+        if store is not None:
+            store_runs(store, doc, sim, document, {**opts, "seed": seed, "time_limit": time_limit}, wall)
         if plot is not None and sim.plot is not None:
             try:
                 sim.plot(document, plot)
@@ -211,6 +225,9 @@ def _simulate(app: typer.Typer) -> None:
             None,
         ),
         param("plot", Annotated[Path | None, typer.Option("--plot", help="Write the run's figure (PNG).")], None),
+        param(
+            "store", Annotated[Path | None, typer.Option("--store", help="DuckDB file: append each run's row.")], None
+        ),
         AS_JSON,
         *(typer_param(o) for o in options),
     ]
@@ -221,6 +238,49 @@ def _simulate(app: typer.Typer) -> None:
         body,
         params,
     )
+
+
+def store_runs(
+    path: Path, doc: registry.Document, sim: Simulation, document: dict[str, Any], params: dict[str, Any], wall: float
+) -> None:
+    """One row per simulated policy in the results store, beside the offline results:
+    method ``simulate:<policy>`` with the run's metrics; no objective, so that gap tables of
+    offline methods never compare against an online metric."""
+    from analysis.store import ResultStore, instance_digest
+    from packgap.result import SolveResult, Status
+
+    digest = instance_digest(doc.to_dict())
+    db = ResultStore(path)
+    try:
+        for name, metrics in sim.run_metrics(document):
+            numbers = {
+                k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)
+            }
+            result = SolveResult(
+                family=doc.kit.name,
+                method=f"simulate:{name}",
+                instance=doc.value.name,
+                status=Status.FEASIBLE,
+                objective=None,
+                bound=None,
+                wall_s=wall,
+                solver="packgap-simulate",
+                solver_version=packgap_version(),
+                seed=int(params["seed"]),
+                params=params,
+                metrics=numbers,
+                solve_s=wall,
+            )
+            db.append(digest, result, doc.summary())
+    finally:
+        db.close()
+    err.print(f"stored {len(sim.run_metrics(document))} run(s) in {path}")
+
+
+def packgap_version() -> str:
+    import packgap
+
+    return packgap.__version__
 
 
 def _sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callable[[Any], Any]) -> None:

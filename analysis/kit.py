@@ -158,7 +158,9 @@ class Simulation:
 
     ``run(value, options, seed, time_limit, tick)`` returns a JSON-ready document with a
     ``metrics`` mapping (or a list of runs, each with its own); ``table`` renders it, and
-    ``plot(document, path)`` draws it when the user asks for ``--plot``.
+    ``plot(document, path)`` draws it when the user asks for ``--plot``. ``runs(document)``
+    lists (policy name, metrics) per run for ``simulate --store`` (default: the document's
+    ``metrics`` under the name in its ``policy`` or ``placement`` field).
     """
 
     kinds: tuple[str, ...]
@@ -166,6 +168,12 @@ class Simulation:
     run: Callable[[Any, Mapping[str, Any], int, float | None, Tick], dict[str, Any]]
     table: Callable[[dict[str, Any]], SimulationTable]
     plot: Callable[[dict[str, Any], Path], Path] | None = None
+    runs: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
+
+    def run_metrics(self, document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        if self.runs is not None:
+            return self.runs(document)
+        return [(str(document.get("policy") or document.get("placement") or "run"), document["metrics"])]
 
 
 @dataclass(frozen=True)

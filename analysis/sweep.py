@@ -7,6 +7,12 @@ store are skipped, so an interrupted sweep resumes where it stopped and loses no
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -44,9 +50,31 @@ class Executor:
     close: Callable[[], None]
 
 
+def die_with_parent() -> None:
+    """Worker initializer: end this process when the sweep that started it dies, even by
+    ``kill -9`` (Linux's parent-death signal, and a watch on the parent id elsewhere)."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+#: ``prctl`` option that sends a signal to this process when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+
+
 def executor(workers: int, scheduler: str | None) -> Executor:
     if scheduler is None:
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent)
         return Executor(pool.submit, as_completed, lambda: pool.shutdown(cancel_futures=True))
     try:
         from distributed import Client

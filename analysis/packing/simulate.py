@@ -31,7 +31,7 @@ OPTIONS = (
         "reference",
         str,
         "packing: exact method for the offline optimum (small N).",
-        choices=("exact-milp", "exact-cpsat"),
+        choices=tuple(m.name for m in BY_NAME.values() if m.exact),
     ),
 )
 
@@ -52,7 +52,7 @@ def run(
 ) -> dict[str, Any]:
     """Every chosen pipeline online, then the references; a JSON-ready document."""
     reference = options.get("reference")
-    if reference is not None and not BY_NAME[reference].exact:
+    if reference is not None and (reference not in BY_NAME or not BY_NAME[reference].exact):
         raise PackgapError(f"--reference {reference}: not an exact method with a bound")
     names = pipelines(options.get("pipeline") or "all")
     interval = options.get("interval")
@@ -77,4 +77,8 @@ def table(document: dict[str, Any]) -> SimulationTable:
     return SimulationTable(f"{document['instance']} online", ("pipeline", *METRICS), tuple(rows))
 
 
-SIMULATION = Simulation(kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document)
+def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(r["pipeline"], r["metrics"]) for r in document["pipelines"]]
+
+
+SIMULATION = Simulation(kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs)
