@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.calibration.methods import METHODS
+from analysis.calibration.reproduce import REPRODUCTIONS
 from analysis.calibration.simulate import SIMULATION
 from analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
 from packgap.calibration import FAMILY, workload
@@ -121,4 +122,5 @@ KIT = FamilyKit(
         ),
     ),
     simulation=SIMULATION,
+    reproductions=REPRODUCTIONS,
 )

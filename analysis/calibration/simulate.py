@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analysis.kit import Option, Simulation, SimulationTable, Tick
@@ -19,6 +19,15 @@ OPTIONS = (
     Option("conservative", float, "calibration workload: least pair speed baselines pack (0.85).", minimum=0),
     Option("aggressive", float, "calibration workload: least pair speed GIMBAL packs (0).", minimum=0),
 )
+
+
+def improvement(rows: Sequence[Mapping[str, Any]], base: str, variant: str) -> float:
+    """How much better ``variant`` does than ``baseline`` on the base's headline metric (> 1: better)."""
+    found = {r["variant"]: r for r in rows if r["base"] == base}
+    mine, plain = found[variant][HEADLINE[base]], found["baseline"][HEADLINE[base]]
+    if base == "gandiva":
+        return float(mine / plain) if plain else float("nan")
+    return float(plain / mine)
 
 
 def _pick(value: str | None, every: tuple[str, ...], default: tuple[str, ...]) -> tuple[str, ...]:

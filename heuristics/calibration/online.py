@@ -164,6 +164,7 @@ class Policy:
             gpus = self.cluster.gpus[jid]
             self.cluster.remove(jid)
             touched |= {o for g in gpus for o in self.cluster.holders[g]}
+        touched -= set(state.finished)
         self.queue += state.arrived
         for jid in sorted(self.queue, key=self.order):
             if self.try_place(jid):

@@ -77,3 +77,15 @@ def test_philly_trace_follows_table2():
     large = [j for j in w.jobs if j.model in ("BERT", "LLaMA")]
     assert len(large) == 21
     assert 2.3 < sum(j.world_size for j in w.jobs) / 150 < 3.2
+
+
+def test_co_located_jobs_finishing_together():
+    from instances.calibration.jobsets import throughput_model
+    from packgap.calibration.workload import Workload, WorkloadJob
+
+    twins = tuple(WorkloadJob(f"t{i}", "ResNet-18", 2, 128, 500.0, 0.0, 1e6) for i in range(2))
+    w = Workload("twins", "test", 1, 2, 10.0, throughput_model(["ResNet-18"]), twins)
+    for variant in ("gimbal", "exact"):
+        run = run_workload(w, "lucid", variant).run
+        assert run.records["t0"].finish == pytest.approx(run.records["t1"].finish)
+        assert run.records["t1"].start == 0.0  # packed at once (balanced co-location), not queued

@@ -1,0 +1,206 @@
+"""GIMBAL's Fig. 13, Fig. 15, Fig. 12 and Fig. 8, each with the exact calibration optimum beside GIMBAL.
+
+* Fig. 13 (section 7.4): GIMBAL's search time and the job set's mean JCT *including the search*
+  (:func:`~heuristics.calibration.search_cost.objective_with_search`) against the LGRR
+  granularity, 5-30 %, for JC2, JC5 and JC7; beside them the exact optimum on each grid and the
+  continuous-share bound (no search cost: an oracle).
+* Fig. 15 (section 7.4): full search against early exit on JC1-JC8: search time (paper: 480 s
+  and 250 s on average) and JCT (paper: early exit reaches 99.4 % of the full search's).
+* Fig. 12 (section 7.3): the ablation, 100 Philly jobs on 16 GPUs: unequal packing, + LISS,
+  + LGRR (GIMBAL), and the exact calibration, as improvement over each base scheduler.
+* Fig. 8 (section 7.2): 150 Philly jobs on 32 GPUs: Lucid's mean JCT, Gandiva's met
+  deadlines, Gavel's makespan, without and with GIMBAL, and with the exact calibration.
+
+The Philly rows need ``philly/philly.csv`` in the trace folder; without it the runs use the
+seeded workload generator and say so in every row (``workload``). ``quick`` runs fewer jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from analysis.calibration import figures
+from analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
+from analysis.calibration.simulate import improvement
+from analysis.kit import PaperValue, Reproduction, Tick
+from heuristics.calibration.gimbal import coordinate
+from heuristics.calibration.online import BASES, run_workload
+from heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
+from instances.calibration.jobsets import table3
+from packgap.calibration.workload import Workload
+from packgap.errors import PackgapError
+
+FIG13_SETS = ("JC2", "JC5", "JC7")
+FIG13_GRANULARITY = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
+FIG12_VARIANTS = ("baseline", "unequal", "liss", "gimbal", "exact")
+
+
+def _calibration_row(name: str, granularity: float) -> dict[str, Any]:
+    from models.calibration.continuous import continuous_bound
+    from models.calibration.frontier import optimise
+    from models.calibration.grid import grid_options
+    from models.calibration.layout import layout
+
+    inst = table3(name, granularity=granularity)
+    cost = CostModel()
+    early, full = coordinate(inst), coordinate(inst, early_exit=False)
+    lay = layout(inst)
+    exact = optimise(lay, grid_options(lay, granularity))
+    return {
+        "job_set": name,
+        "granularity": granularity,
+        "gimbal_jct_s": early.objective,
+        "gimbal_jct_with_search_s": objective_with_search(inst, early.steps, early.best, cost),
+        "gimbal_search_s": search_time(early.steps, cost),
+        "gimbal_evaluations": early.evaluations,
+        "full_jct_s": full.objective,
+        "full_jct_with_search_s": objective_with_search(inst, full.steps, full.best, cost),
+        "full_search_s": search_time(full.steps, cost),
+        "full_evaluations": full.evaluations,
+        "exact_jct_s": exact.objective,
+        "exact_evaluations": exact.evaluations,
+        "continuous_bound_s": continuous_bound(lay)[0],
+    }
+
+
+def fig13(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    grains = (10.0, 20.0, 30.0) if quick else FIG13_GRANULARITY
+    tick("Fig. 13", 0, len(FIG13_SETS) * len(grains))
+    rows = []
+    for name in FIG13_SETS:
+        for g in grains:
+            rows.append(_calibration_row(name, g))
+            tick("Fig. 13", 1, None)
+    return rows
+
+
+def fig15(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    names = [f"JC{i}" for i in range(1, 9)]
+    tick("Fig. 15", 0, len(names))
+    rows = []
+    for name in names:
+        rows.append(_calibration_row(name, 10.0))
+        tick("Fig. 15", 1, None)
+    return rows
+
+
+def philly(jobs: int, nodes: int) -> tuple[Workload, str]:
+    """Section 7.1's Philly workload, or the generator's when the trace folder lacks it."""
+    from instances.calibration.workload import from_philly, generate
+    from instances.traces import traces_dir
+
+    try:
+        path = traces_dir(None) / "philly" / "philly.csv"
+    except PackgapError:
+        path = None
+    if path is not None and path.is_file():
+        return from_philly(path, jobs=jobs, nodes=nodes), "philly"
+    return generate(jobs, seed=0, nodes=nodes), "generated (no philly.csv)"
+
+
+def _runs(jobs: int, nodes: int, variants: Sequence[str], tick: Tick, label: str) -> list[dict[str, Any]]:
+    workload, kind = philly(jobs, nodes)
+    tick(label, 0, len(BASES) * len(variants))
+    rows = []
+    for base in BASES:
+        for variant in variants:
+            outcome = run_workload(workload, base, variant)
+            rows.append(
+                {"base": base, "variant": variant, "workload": kind, "gpus": workload.gpu_count, **outcome.metrics}
+            )
+            tick(label, 1, None)
+    return rows
+
+
+def fig12(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    return _runs(40 if quick else 100, 8, FIG12_VARIANTS, tick, "Fig. 12")
+
+
+def fig8(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    return _runs(50 if quick else 150, 16, ("baseline", "gimbal", "exact"), tick, "Fig. 8")
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def compare_fig13(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    out = []
+    for name in FIG13_SETS:
+        mine = [r for r in rows if r["job_set"] == name]
+        best = min(mine, key=lambda r: r["gimbal_jct_with_search_s"])["granularity"]
+        out.append(
+            PaperValue(
+                "Fig. 13", f"{name}: best granularity", 10.0, best, "%", "paper: 10 % balances search and result"
+            )
+        )
+    return out
+
+
+def compare_fig15(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    ratio = _mean([r["full_jct_s"] / r["gimbal_jct_s"] for r in rows])
+    reach = _mean([r["exact_jct_s"] / r["gimbal_jct_s"] for r in rows])
+    return [
+        PaperValue("Fig. 15", "full search time", 480.0, _mean([r["full_search_s"] for r in rows]), "s"),
+        PaperValue("Fig. 15", "early-exit search time", 250.0, _mean([r["gimbal_search_s"] for r in rows]), "s"),
+        PaperValue("Fig. 15", "early exit's JCT performance vs full", 0.994, ratio, "", "JCT_full / JCT_early"),
+        PaperValue("Fig. 15", "GIMBAL's JCT performance vs exact optimum", None, reach, "", "JCT_exact / JCT_gimbal"),
+    ]
+
+
+def compare_fig12(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    out = []
+    for base, paper in PAPER_FIG12.items():
+        for variant, value in zip(("unequal", "liss", "gimbal"), paper, strict=True):
+            out.append(PaperValue("Fig. 12", f"{base} + {variant}", value, improvement(rows, base, variant), "x"))
+        out.append(PaperValue("Fig. 12", f"{base} + exact calibration", None, improvement(rows, base, "exact"), "x"))
+    return out
+
+
+def compare_fig8(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    out = []
+    for base, paper in PAPER_FIG8.items():
+        out.append(PaperValue("Fig. 8", f"{base} + GIMBAL", paper, improvement(rows, base, "gimbal"), "x"))
+        out.append(PaperValue("Fig. 8", f"{base} + exact calibration", None, improvement(rows, base, "exact"), "x"))
+    return out
+
+
+REPRODUCTIONS = (
+    Reproduction(
+        "gimbal-fig13",
+        "GIMBAL",
+        "Fig. 13",
+        "Search time and JCT vs LGRR granularity (JC2, JC5, JC7)",
+        fig13,
+        figures.draw_fig13,
+        compare_fig13,
+    ),
+    Reproduction(
+        "gimbal-fig15",
+        "GIMBAL",
+        "Fig. 15",
+        "Full search vs early exit on JC1-JC8",
+        fig15,
+        figures.draw_fig15,
+        compare_fig15,
+    ),
+    Reproduction(
+        "gimbal-fig12",
+        "GIMBAL",
+        "Fig. 12",
+        "Ablation: unequal packing, + LISS, + LGRR",
+        fig12,
+        figures.draw_fig12,
+        compare_fig12,
+    ),
+    Reproduction(
+        "gimbal-fig8",
+        "GIMBAL",
+        "Fig. 8",
+        "End to end on Philly: Lucid, Gandiva, Gavel +- GIMBAL",
+        fig8,
+        figures.draw_fig8,
+        compare_fig8,
+    ),
+)

@@ -1,0 +1,41 @@
+"""Calibration speed (issue 10, item 8): one coordination search, GIMBAL and exact, for sets of
+2-8 jobs and every Table 3 set; the exact method must take < 1 s on each Table 3 set and < 10 s
+on 8-job sets, and the continuous bound and one end-to-end Philly-sized run are timed too."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.registry import methods
+from analysis.run import solve
+from benchmarks.conftest import sizes
+from heuristics.calibration.online import run_workload
+from instances.calibration.jobsets import generate, table3
+from instances.calibration.workload import generate as generate_workload
+from packgap.calibration import FAMILY
+from solvers.outcome import SolveOptions
+
+OPTIONS = SolveOptions(time_limit=60, seed=0)
+
+
+@pytest.mark.parametrize("jobs", sizes([4, 8], [2, 3, 4, 5, 6, 7, 8]))
+@pytest.mark.parametrize("method", ["gimbal", "exact-frontier"])
+def test_coordination_search(benchmark, jobs, method):
+    instance = generate(jobs, seed=jobs)
+    result = benchmark(solve, FAMILY, instance, methods("calibration")[method], options=OPTIONS)
+    benchmark.extra_info.update(evaluations=result.metrics["evaluations"])
+    assert result.objective is not None
+
+
+@pytest.mark.parametrize("job_set", sizes(["JC1", "JC7"], [f"JC{i}" for i in range(1, 9)]))
+@pytest.mark.parametrize("method", ["gimbal", "exact-frontier", "continuous-bound"])
+def test_table3_sets(benchmark, job_set, method):
+    result = benchmark(solve, FAMILY, table3(job_set), methods("calibration")[method], options=OPTIONS)
+    assert result.objective is not None
+
+
+@pytest.mark.parametrize("variant", ["gimbal", "exact"])
+def test_end_to_end_run(benchmark, variant):
+    workload = generate_workload(150 if sizes([0], [1])[0] else 30, seed=0)
+    outcome = benchmark.pedantic(run_workload, args=(workload, "lucid", variant), rounds=1)
+    assert outcome.metrics["jobs"] == len(workload.jobs)
