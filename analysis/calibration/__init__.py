@@ -57,6 +57,12 @@ def _openb(path: Path, opts: Mapping[str, Any]) -> Any:
     return from_openb(path, **{k: opts[k] for k in ("jobs", "start_s", "max_hours", "seed") if k in opts})
 
 
+def _commands() -> Any:
+    from analysis.calibration.commands import commands
+
+    return commands()
+
+
 KIT = FamilyKit(
     family=FAMILY,
     methods=METHODS,
@@ -123,4 +129,5 @@ KIT = FamilyKit(
     ),
     simulation=SIMULATION,
     reproductions=REPRODUCTIONS,
+    commands=_commands,
 )

@@ -14,7 +14,8 @@ string says which):
   from the first source that has both: Lucid ``colocate_info.csv`` (amp off, every batch
   size), PAL ``norm_speed.csv`` (speed1 / speed2, infeasible 0.0 rows dropped), Gavel
   ``simulation_throughputs.json`` v100 (pair throughput / isolated throughput). A pair no
-  source measured gets the mean of m's measured pair speeds (stated as a fallback).
+  source measured gets the mean of m's measured pair speeds, or of all measured pair speeds
+  when m has none (stated as a fallback).
 
 :func:`build` recomputes the table from the trace folder; the bundled ``anchors.json`` is its
 output, so generators stay byte-identical where the traces are absent
@@ -123,11 +124,13 @@ def build(traces: Path) -> dict[str, Any]:
     pairs = []
     for m in names:
         own = [v for (a, _), (v, _) in measured.items() if a == m]
+        whose = f"{m}'s" if own else "all"
+        own = own or [v for v, _ in measured.values()]
         for k in names:
             if (m, k) in measured:
                 speed, source = measured[(m, k)]
             else:
-                speed, source = statistics.fmean(own), f"fallback: mean of {m}'s {len(own)} measured pair speeds"
+                speed, source = statistics.fmean(own), f"fallback: mean of {whose} {len(own)} measured pair speeds"
             pairs.append({"model": m, "partner": k, "speed": round(speed, 6), "source": source})
     for m in models:
         m["speed"], m["fixed_cost"] = round(m["speed"], 6), round(m["fixed_cost"], 6)

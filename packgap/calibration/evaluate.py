@@ -52,10 +52,10 @@ def validate(instance: CalibrationInstance, solution: CalibrationSolution) -> No
             continue
         seen[cal.id] = i
         job = instance.jobs[index[cal.id]]
-        for name, values in (("shares", cal.shares), ("samples", cal.samples)):
-            if len(values) != job.world_size:
-                problems.append(f"{path}.{name}: {len(values)} values for {job.world_size} workers")
-        if problems:
+        sizes = [(name, len(values)) for name, values in (("shares", cal.shares), ("samples", cal.samples))]
+        wrong = [f"{path}.{name}: {n} values for {job.world_size} workers" for name, n in sizes if n != job.world_size]
+        if wrong:
+            problems += wrong
             continue
         for k, share in enumerate(cal.shares):
             if not 0 <= share <= FULL:

@@ -172,6 +172,31 @@ def read_throughput(r: Reader, value: Any, path: str) -> ThroughputModel | None:
     return ThroughputModel(alpha, tuple(m for m in models if m), tuple(p for p in pairs if p), source)
 
 
+def read_setting(r: Reader, doc: Mapping[str, Any]) -> tuple[float, int, int, ThroughputModel] | None:
+    """Granularity, nodes, GPUs per node and throughput model, shared by job sets and workloads."""
+    granularity = r.number(doc.get("granularity", DEFAULT_GRANULARITY), "granularity", positive=True)
+    if granularity is not None and granularity > 100:
+        r.error("granularity", f"must be in (0, 100] (a percentage), got {granularity}")
+        granularity = None
+    cluster = r.obj(doc["cluster"], "cluster", {"nodes": True, "gpus_per_node": True})
+    nodes = per_node = None
+    if cluster is not None and "nodes" in cluster and "gpus_per_node" in cluster:
+        nodes = r.number(cluster["nodes"], "cluster.nodes", positive=True, integer=True)
+        per_node = r.number(cluster["gpus_per_node"], "cluster.gpus_per_node", positive=True, integer=True)
+    throughput = read_throughput(r, doc["throughput"], "throughput")
+    if granularity is None or nodes is None or per_node is None or throughput is None:
+        return None
+    return granularity, nodes, per_node, throughput
+
+
+def setting_dict(granularity: float, nodes: int, gpus_per_node: int, tm: ThroughputModel) -> dict[str, Any]:
+    return {
+        "granularity": granularity,
+        "cluster": {"nodes": nodes, "gpus_per_node": gpus_per_node},
+        "throughput": throughput_dict(tm),
+    }
+
+
 def _job(r: Reader, value: Any, path: str) -> Job | None:
     keys = {"id": True, "model": True, "batch": True, "remaining_steps": True, "deadline": True, "gpus": True}
     obj = r.obj(value, path, keys)
@@ -209,23 +234,13 @@ def from_dict(document: Mapping[str, Any]) -> CalibrationInstance:
     name = r.string(doc["name"], "name")
     objective = r.string(doc["objective"], "objective", choices=OBJECTIVES)
     now = r.number(doc.get("now", 0.0), "now", minimum=0.0)
-    granularity = r.number(doc.get("granularity", DEFAULT_GRANULARITY), "granularity", positive=True)
-    if granularity is not None and granularity > 100:
-        r.error("granularity", f"must be in (0, 100] (a percentage), got {granularity}")
-    cluster = r.obj(doc["cluster"], "cluster", {"nodes": True, "gpus_per_node": True})
-    nodes = per_node = None
-    if cluster is not None and "nodes" in cluster and "gpus_per_node" in cluster:
-        nodes = r.number(cluster["nodes"], "cluster.nodes", positive=True, integer=True)
-        per_node = r.number(cluster["gpus_per_node"], "cluster.gpus_per_node", positive=True, integer=True)
-    throughput = read_throughput(r, doc["throughput"], "throughput")
+    setting = read_setting(r, doc)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p)) or []
     r.unique(raw_field(doc["jobs"], "id"), "jobs", "id")
     r.finish()
-    assert name is not None and objective is not None and now is not None and throughput is not None
-    assert nodes is not None and per_node is not None and granularity is not None
-    instance = CalibrationInstance(
-        name, objective, now, granularity, nodes, per_node, throughput, tuple(j for j in jobs if j)
-    )
+    assert name is not None and objective is not None and now is not None and setting is not None
+    g, nodes, per_node, throughput = setting
+    instance = CalibrationInstance(name, objective, now, g, nodes, per_node, throughput, tuple(j for j in jobs if j))
     for problem in (*data_problems(instance), *topology_problems(instance)):
         r.problems.append(problem)
     r.finish()
@@ -257,9 +272,7 @@ def to_dict(instance: CalibrationInstance) -> dict[str, Any]:
         "name": instance.name,
         "objective": instance.objective,
         "now": instance.now,
-        "granularity": instance.granularity,
-        "cluster": {"nodes": instance.nodes, "gpus_per_node": instance.gpus_per_node},
-        "throughput": throughput_dict(instance.throughput),
+        **setting_dict(instance.granularity, instance.nodes, instance.gpus_per_node, instance.throughput),
         "jobs": [
             {
                 "id": j.id,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from packgap.calibration.instance import DEFAULT_GRANULARITY, ThroughputModel, read_throughput, throughput_dict
+from packgap.calibration.instance import ThroughputModel, read_setting, setting_dict
 from packgap.errors import Problem
 from packgap.fields import Reader, join, raw_field
 
@@ -74,17 +74,12 @@ def from_dict(document: Mapping[str, Any]) -> Workload:
         r.abort()
     name = r.string(doc["name"], "name")
     source = r.string(doc["source"], "source")
-    granularity = r.number(doc.get("granularity", DEFAULT_GRANULARITY), "granularity", positive=True)
-    cluster = r.obj(doc["cluster"], "cluster", {"nodes": True, "gpus_per_node": True})
-    nodes = per_node = None
-    if cluster is not None and "nodes" in cluster and "gpus_per_node" in cluster:
-        nodes = r.number(cluster["nodes"], "cluster.nodes", positive=True, integer=True)
-        per_node = r.number(cluster["gpus_per_node"], "cluster.gpus_per_node", positive=True, integer=True)
-    throughput = read_throughput(r, doc["throughput"], "throughput")
+    setting = read_setting(r, doc)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p)) or []
     r.unique(raw_field(doc["jobs"], "id"), "jobs", "id")
     r.finish()
-    assert name and source and granularity and nodes and per_node and throughput
+    assert name is not None and source is not None and setting is not None
+    granularity, nodes, per_node, throughput = setting
     known = {m.name for m in throughput.models}
     for i, job in enumerate(j for j in jobs if j is not None):
         if job.model not in known:
@@ -103,9 +98,7 @@ def to_dict(workload: Workload) -> dict[str, Any]:
         "version": VERSION,
         "name": workload.name,
         "source": workload.source,
-        "granularity": workload.granularity,
-        "cluster": {"nodes": workload.nodes, "gpus_per_node": workload.gpus_per_node},
-        "throughput": throughput_dict(workload.throughput),
+        **setting_dict(workload.granularity, workload.nodes, workload.gpus_per_node, workload.throughput),
         "jobs": [
             {
                 "id": j.id,

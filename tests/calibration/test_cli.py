@@ -42,3 +42,25 @@ def test_generate_and_compare(tmp_path):
     done = packgap("compare", "jc2.json", "--methods", "gimbal,exact-frontier", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "exact-frontier" in done.stdout
+
+
+def test_check_names_a_share_off_the_grid(tmp_path):
+    (tmp_path / "tiny.json").write_text(json.dumps(tiny_document()))
+    good = {
+        "jobs": [
+            {"id": "big", "shares": [100, 90], "samples": [50, 50]},
+            {"id": "small", "shares": [40], "samples": [25]},
+        ]
+    }
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    done = packgap("calibration", "check", "tiny.json", "good.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["objective"] > 0
+    good["jobs"][1]["shares"] = [45]
+    good["jobs"][0]["shares"] = [100, 101]
+    (tmp_path / "bad.json").write_text(json.dumps(good))
+    done = packgap("calibration", "check", "tiny.json", "bad.json", cwd=tmp_path)
+    assert done.returncode == 2
+    text = done.stdout + done.stderr
+    assert "jobs[1].shares[0]: share 45 is off the 10 % grid" in text
+    assert "jobs[0].shares[1]: share 101 outside [0, 100]" in text
