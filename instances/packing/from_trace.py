@@ -37,7 +37,7 @@ from instances.packing.generator import (
     sync_rule,
 )
 from instances.packing.trace_records import JobTrace, arrivals, select
-from packgap.gpus import GpuType
+from packgap.gpus import GpuSpec, GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
 
@@ -48,7 +48,7 @@ def table8_job(
     arrival: float,
     gpus: int,
     duration_s: float,
-    gpu_types: Sequence[tuple[str, int]],
+    gpu_types: Sequence[GpuSpec],
     interleaving: Interleaving,
     interference: float,
 ) -> Job:
@@ -58,7 +58,7 @@ def table8_job(
     batch = TABLE8[model][int(rng.integers(len(TABLE8[model])))]
     s, gpu, c = muri_stages(model, gpus)
     scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
-    profiles = tuple(stage_profile(s * scale, gpu * scale, c, name) for name, _ in gpu_types)
+    profiles = tuple(stage_profile(s * scale, gpu * scale, c, spec) for spec in gpu_types)
     sync = sync_rule(model)
     fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
     iterations = max(1, round(duration_s / fastest))
@@ -71,14 +71,14 @@ def build(
     name: str,
     seed: int,
     *,
-    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    gpu_types: Sequence[GpuSpec] = DEFAULT_GPU_TYPES,
     max_jobs: int | None = None,
     drop_wide: bool = False,
     interleaving: Interleaving = "am",
     interference: float = 2.0,
 ) -> PackingInstance:
     """The packing instance of ``trace`` by the module's rules, named ``name-n<jobs>-s<seed>``."""
-    widest = max(count for _, count in gpu_types)
+    widest = max(spec[1] for spec in gpu_types)
     chosen = select(trace, max_jobs, widest, drop_wide, "every GPU type's count")
     rng = np.random.default_rng(seed)
     jobs = tuple(
@@ -87,7 +87,7 @@ def build(
     )
     return PackingInstance(
         name=f"{name}-n{len(jobs)}-s{seed}",
-        gpu_types=tuple(GpuType(n, count) for n, count in gpu_types),
+        gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
         jobs=jobs,
         interleaving=interleaving,
         interference=interference,

@@ -46,7 +46,7 @@ def test_vc_max_jobs_and_wide_jobs(tmp_path: Path) -> None:
     with pytest.raises(InstanceError) as err:
         built("packing-philly", path, tmp_path / "r.json")
     assert [p.path for p in err.value.problems] == ["line 5, column num_gpus"]
-    wide = built("packing-philly", path, tmp_path / "s.json", gpu_types="A:16", max_jobs=5)
+    wide = built("packing-philly", path, tmp_path / "s.json", gpu_types="V100:16", max_jobs=5)
     assert max(j.gpus for j in wide.jobs) == 16
     with pytest.raises(PackgapError, match=r"--vc 'zz'.*11cb48, 6214e9"):
         philly.read(path, "zz")
