@@ -25,7 +25,7 @@ import numpy as np
 
 from instances.calibration.anchors import bundled
 from packgap.calibration import CalibrationInstance, Job, ModelProfile, PairSpeed, ThroughputModel
-from packgap.calibration.instance import DEFAULT_GRANULARITY
+from packgap.calibration.throughput import DEFAULT_GRANULARITY
 from packgap.errors import PackgapError, UnknownNameError
 
 TABLE3 = Path(__file__).with_name("table3.json")

@@ -33,7 +33,7 @@ import numpy as np
 
 from instances.calibration.anchors import bundled
 from instances.calibration.jobsets import ALPHA, per_worker_batch, throughput_model
-from packgap.calibration.instance import DEFAULT_GRANULARITY
+from packgap.calibration.throughput import DEFAULT_GRANULARITY
 from packgap.calibration.workload import Workload, WorkloadJob
 from packgap.errors import PackgapError
 

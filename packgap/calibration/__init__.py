@@ -6,8 +6,9 @@ from typing import Any
 
 from packgap.calibration import instance, solution
 from packgap.calibration.evaluate import evaluate, remaining_times, validate
-from packgap.calibration.instance import CalibrationInstance, Job, ModelProfile, PairSpeed, ThroughputModel
+from packgap.calibration.instance import CalibrationInstance, Job
 from packgap.calibration.solution import CalibrationSolution, JobCalibration
+from packgap.calibration.throughput import ModelProfile, PairSpeed, ThroughputModel
 from packgap.family import Family
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from packgap.calibration.instance import ThroughputModel, read_setting, setting_dict
+from packgap.calibration.throughput import ThroughputModel, read_setting, setting_dict
 from packgap.errors import Problem
 from packgap.fields import Reader, join, raw_field
 
