@@ -96,8 +96,7 @@ def read_trace(path: Path, throughputs: dict[str, float]) -> JobTrace:
         gpus = cells.number(line, "scale_factor", row["scale_factor"], integer=True, minimum=1)
         if rate is not None and steps is not None and arrival is not None and gpus is not None:
             records.append(TraceRecord(line, f"r{line}", arrival, int(gpus), float(math.ceil(steps / rate - 1e-9))))
-    cells.finish()
-    return JobTrace(path, "scale_factor", tuple(records))
+    return cells.trace("scale_factor", records)
 
 
 def read_tab_lines(path: Path) -> list[tuple[int, list[str]]]:

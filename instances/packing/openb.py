@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, read_csv, unique_ids
+from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, read_csv
 from packgap.errors import PackgapError
 
 COLUMNS = ("name", "num_gpu", "creation_time", "deletion_time")
@@ -46,14 +46,9 @@ def read(path: Path) -> JobTrace:
         gpus = cells.number(line, "num_gpu", row["num_gpu"], integer=True)
         created = cells.number(line, "creation_time", row["creation_time"])
         deleted = cells.number(line, "deletion_time", row["deletion_time"])
+        name = cells.name(line, "name", row["name"])
         if created is not None and deleted is not None and deleted < created:
             cells.error(line, "deletion_time", f"{deleted:g} is before creation_time {created:g}")
-            continue
-        if not row["name"]:
-            cells.error(line, "name", "empty pod name")
-        elif gpus and created is not None and deleted is not None:
-            records.append(TraceRecord(line, row["name"], created, int(gpus), deleted - created))
-    cells.finish()
-    trace = JobTrace(path, "num_gpu", tuple(records))
-    unique_ids(trace, "name")
-    return trace
+        elif name and gpus and created is not None and deleted is not None:
+            records.append(TraceRecord(line, name, created, int(gpus), deleted - created))
+    return cells.trace("num_gpu", records, "name")

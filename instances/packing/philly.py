@@ -55,5 +55,4 @@ def read(path: Path, vc: str | None = None) -> JobTrace:
         gpus = cells.number(line, "num_gpus", row["num_gpus"], integer=True, minimum=1)
         if submit is not None and duration is not None and gpus is not None:
             records.append(TraceRecord(line, f"r{line}", submit, int(gpus), duration))
-    cells.finish()
-    return JobTrace(path, "num_gpus", tuple(records))
+    return cells.trace("num_gpus", records)

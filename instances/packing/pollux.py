@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from instances.packing.pollux_jct import AppProfile, read_profile, standalone_jct
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv, unique_ids
+from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
 from instances.traces import traces_dir
 from packgap.errors import PackgapError
 
@@ -52,17 +52,13 @@ def read(path: Path, profiles: Path) -> JobTrace:
         submit = cells.number(line, "time", row["time"])
         gpus = cells.number(line, "num_replicas", row["num_replicas"], integer=True, minimum=1)
         batch = cells.number(line, "batch_size", row["batch_size"], integer=True, minimum=1)
-        if not row["name"]:
-            cells.error(line, "name", "empty job name")
-        if app not in apps or submit is None or gpus is None or batch is None or not row["name"]:
+        name = cells.name(line, "name", row["name"])
+        if app not in apps or submit is None or gpus is None or batch is None or name is None:
             continue
         try:
             duration = standalone_jct(apps[app], int(gpus), int(batch))
         except PackgapError as exc:
             cells.error(line, "batch_size", str(exc))
             continue
-        records.append(TraceRecord(line, row["name"], submit, int(gpus), duration))
-    cells.finish()
-    trace = JobTrace(path, "num_replicas", tuple(records))
-    unique_ids(trace, "name")
-    return trace
+        records.append(TraceRecord(line, name, submit, int(gpus), duration))
+    return cells.trace("num_replicas", records, "name")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv, unique_ids
+from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
 
 FIELDS = ("job_id", "model_name", "arrival_time", "num_iters", "gpu_demand")
 #: ``iter_time`` (s) of Synergy's ``simulator/models/<model>_<gpus>.py`` classes.
@@ -51,11 +51,7 @@ def read(path: Path) -> JobTrace:
         arrival = cells.number(line, "arrival_time", row["arrival_time"])
         iters = cells.number(line, "num_iters", row["num_iters"], integer=True, minimum=1)
         gpus = cells.number(line, "gpu_demand", row["gpu_demand"], integer=True, minimum=1)
-        if not row["job_id"]:
-            cells.error(line, "job_id", "empty job id")
-        elif iter_time is not None and arrival is not None and iters is not None and gpus is not None:
-            records.append(TraceRecord(line, row["job_id"], arrival, int(gpus), round(iters * iter_time, 6)))
-    cells.finish()
-    trace = JobTrace(path, "gpu_demand", tuple(records))
-    unique_ids(trace, "job_id")
-    return trace
+        job_id = cells.name(line, "job_id", row["job_id"])
+        if job_id and iter_time is not None and arrival is not None and iters is not None and gpus is not None:
+            records.append(TraceRecord(line, job_id, arrival, int(gpus), round(iters * iter_time, 6)))
+    return cells.trace("gpu_demand", records, "job_id")

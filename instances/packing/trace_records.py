@@ -76,9 +76,25 @@ class CellReader:
             return None
         return value
 
+    def name(self, line: int, column: str, text: str) -> str | None:
+        """A non-empty id or name, else None and a problem."""
+        if not text.strip():
+            self.error(line, column, "is empty")
+            return None
+        return text
+
     def finish(self) -> None:
         if self.problems:
             raise InstanceError(str(self.path), listed(self.problems))
+
+    def trace(self, gpus_column: str, records: Sequence[TraceRecord], id_column: str | None = None) -> JobTrace:
+        """The file's jobs once every cell was read (:meth:`finish`); ids from ``id_column``
+        must be unique."""
+        self.finish()
+        trace = JobTrace(self.path, gpus_column, tuple(records))
+        if id_column is not None:
+            unique_ids(trace, id_column)
+        return trace
 
 
 @contextmanager

@@ -34,6 +34,12 @@ def built(name: str, path: Path, out: Path, traces: str | None = None, **options
     return value
 
 
+def write_lines(path: Path, *lines: str) -> Path:
+    """``path`` holding ``lines``, one a line (a trace file in its own format)."""
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
 def trace(*jobs: tuple[float, int, float], path: str = "t.csv") -> JobTrace:
     """Records (submit, gpus, duration) on lines 2, 3, ..."""
     return JobTrace(Path(path), "gpus", tuple(TraceRecord(i + 2, f"j{i}", s, g, d) for i, (s, g, d) in enumerate(jobs)))

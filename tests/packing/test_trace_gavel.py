@@ -9,7 +9,7 @@ import pytest
 
 from instances.packing import gavel
 from packgap.errors import InstanceError, PackgapError
-from tests.packing.test_trace_common import built
+from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
 #: Old-layout V100 throughputs (steps/s); the Transformer value is Gavel's.
@@ -25,8 +25,7 @@ def write_gavel(folder: Path, rows: tuple[str, ...] | None = None) -> tuple[Path
         "A3C\tpython3 main.py\t-n\t1\t800\t120.500000\t2",
         "A3C\tpython3 main.py\t-n\t1\t80\t60.000000\t16",
     )
-    path = folder / "0e4a51.trace"
-    path.write_text("".join(r + "\n" for r in rows), encoding="utf-8")
+    path = write_lines(folder / "0e4a51.trace", *rows)
     return path, table
 
 

@@ -9,12 +9,10 @@ import pytest
 
 from instances.packing import openb
 from packgap.errors import InstanceError, PackgapError
-from tests.packing.test_trace_common import built
+from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "alibaba-gpu-v2023-openb"
-HEADER = (
-    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
-)
+HEADER = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time"
 
 
 def write_openb(folder: Path, rows: tuple[str, ...] | None = None) -> Path:
@@ -26,9 +24,7 @@ def write_openb(folder: Path, rows: tuple[str, ...] | None = None) -> Path:
         "openb-pod-0017,88000,327680,8,1000,,Burstable,Succeeded,9437497,10769854,9437497",
         "openb-pod-0030,32000,65536,4,1000,,LS,Failed,9700000,9700000,9700000",
     )
-    path = folder / "openb_pod_list_default.csv"
-    path.write_text(HEADER + "".join(r + "\n" for r in rows), encoding="utf-8")
-    return path
+    return write_lines(folder / "openb_pod_list_default.csv", HEADER, *rows)
 
 
 def test_gpu_pods_are_jobs_with_lifetimes(tmp_path: Path) -> None:

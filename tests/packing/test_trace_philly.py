@@ -10,10 +10,10 @@ from instances.packing import from_trace, philly
 from packgap.errors import InstanceError, PackgapError
 from packgap.packing.instance import from_dict, to_dict
 from tests.clirun import packgap
-from tests.packing.test_trace_common import built
+from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "philly"
-HEADER = "timestamp,duration,num_gpus,gpu_time,cluster\n"
+HEADER = "timestamp,duration,num_gpus,gpu_time,cluster"
 
 
 def write_philly(folder: Path, rows: tuple[str, ...] | None = None) -> Path:
@@ -25,9 +25,7 @@ def write_philly(folder: Path, rows: tuple[str, ...] | None = None) -> Path:
         "2017-10-09 08:00:00,600.0,16,9600.0,6214e9",
         "2017-10-09 09:13:03,120.0,2,240.0,11cb48",
     )
-    path = folder / "philly.csv"
-    path.write_text(HEADER + "".join(r + "\n" for r in rows), encoding="utf-8")
-    return path
+    return write_lines(folder / "philly.csv", HEADER, *rows)
 
 
 def test_tiny_file_in_submit_order_with_trace_demands(tmp_path: Path) -> None:

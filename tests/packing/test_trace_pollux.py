@@ -9,10 +9,10 @@ import pytest
 from instances.packing import pollux
 from instances.packing.pollux_jct import placement_of, read_profile, standalone_jct
 from packgap.errors import InstanceError, PackgapError
-from tests.packing.test_trace_common import built
+from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
-HEADER = "name,time,application,num_replicas,batch_size\n"
+HEADER = "name,time,application,num_replicas,batch_size"
 
 
 def write_profiles(folder: Path, app: str = "cifar10") -> Path:
@@ -40,9 +40,7 @@ def write_workload(folder: Path, rows: tuple[str, ...] | None = None, name: str 
         "cifar10-2,135,cifar10,6,192",
         "cifar10-3,262,cifar10,8,256",
     )
-    path = folder / name
-    path.write_text(HEADER + "".join(r + "\n" for r in rows), encoding="utf-8")
-    return path
+    return write_lines(folder / name, HEADER, *rows)
 
 
 def test_standalone_jct_by_hand(tmp_path: Path) -> None:

@@ -8,15 +8,14 @@ import pytest
 
 from instances.packing import synergy_replay
 from packgap.errors import InstanceError, PackgapError
-from tests.packing.test_trace_common import built
+from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "synergy"
 
 
 def write_synergy(folder: Path, rows: tuple[str, ...] | None = None) -> Path:
     rows = rows or ("0,alexnet,.123,3349,4", "1,gnmt,.286,26435,1", "2,res18,0.0,4686,2")
-    path = folder / "test_trace.csv"
-    path.write_text("".join(r + "\n" for r in rows), encoding="utf-8")
+    path = write_lines(folder / "test_trace.csv", *rows)
     return path
 
 
