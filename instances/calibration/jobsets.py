@@ -99,7 +99,7 @@ def place(
         prof = tm.profile(spec.model)
         b = per_worker_batch(spec.model)
         solo_s = spec.solo_hours * 3600.0
-        steps = max(1, round(solo_s / (prof.fixed_cost + b / prof.speed)))
+        steps = float(max(1, round(solo_s / (prof.fixed_cost + b / prof.speed))))
         jobs.append(Job(ids[i], spec.model, b * spec.world_size, steps, now + spec.slack * solo_s, gpus))
     nodes = max(1, -(-big // gpus_per_node))
     return CalibrationInstance(name, objective, now, granularity, nodes, gpus_per_node, tm, tuple(jobs))

@@ -109,7 +109,7 @@ def assign(
                 model,
                 size,
                 b * size,
-                max(1.0, round(durations[i] / step)),
+                float(max(1, round(durations[i] / step))),
                 round(float(arrivals[i]), 3),
                 round(float(arrivals[i]) + lam * float(durations[i]), 3),
             )
