@@ -105,9 +105,14 @@ class Generator:
     example: Mapping[str, Any] | None = None
 
     def example_options(self) -> dict[str, Any]:
+        """``example``, or else each required option at a small value (its first choice, or 4)."""
         if self.example is not None:
             return dict(self.example)
-        return {} if self.size_option is None else {self.size_option: 4}
+        by_name = {o.name: o for o in self.options}
+        return {
+            name: by_name[name].choices[0] if by_name[name].choices else max(4, int(by_name[name].minimum or 0))
+            for name in self.required
+        }
 
 
 @dataclass(frozen=True)

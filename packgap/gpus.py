@@ -25,12 +25,39 @@ def read_gpu_type(r: Reader, value: Any, path: str) -> GpuType | None:
     return None if name is None or count is None else GpuType(name, count)
 
 
-def parse_gpu_types(text: str) -> tuple[tuple[str, int], ...]:
-    """``"A800:2,RTX4090:8"`` -> (("A800", 2), ("RTX4090", 8)) (the ``--gpu-types`` option)."""
-    pairs = []
+#: A GPU mix entry: (name, count) of a type the generator knows, or (name, count, factor)
+#: with the type's speed factor given by the user (its meaning is the generator's).
+GpuSpec = tuple[str, int] | tuple[str, int, float]
+
+
+def parse_gpu_types(text: str) -> tuple[GpuSpec, ...]:
+    """``"A800:2,H100:4:0.6"`` -> (("A800", 2), ("H100", 4, 0.6)) (the ``--gpu-types`` option)."""
+    specs: list[GpuSpec] = []
     for item in text.split(","):
-        name, _, count = item.strip().partition(":")
-        if not name or not count.isdigit() or int(count) < 1:
-            raise PackgapError(f"--gpu-types: expected NAME:COUNT with COUNT >= 1, got {item.strip()!r}")
-        pairs.append((name, int(count)))
-    return tuple(pairs)
+        name, count, *factor = item.strip().split(":")
+        if not name or not count.isdigit() or int(count) < 1 or len(factor) > 1:
+            raise PackgapError(f"--gpu-types: expected NAME:COUNT[:FACTOR] with COUNT >= 1, got {item.strip()!r}")
+        if not factor:
+            specs.append((name, int(count)))
+            continue
+        try:
+            value = float(factor[0])
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < 1e6:
+            raise PackgapError(f"--gpu-types: FACTOR of {name} must be a positive number, got {factor[0]!r}")
+        specs.append((name, int(count), value))
+    return tuple(specs)
+
+
+def type_factor(spec: GpuSpec, known: dict[str, float], meaning: str) -> float:
+    """The factor a spec gives, or the generator's own for a type it knows; an unknown type
+    without a factor is refused rather than given a made-up speed."""
+    if len(spec) == 3:
+        return spec[2]  # type: ignore[misc]
+    if spec[0] not in known:
+        raise PackgapError(
+            f"--gpu-types: unknown GPU type {spec[0]!r} (known: {', '.join(known)}); "
+            f"give its {meaning} as {spec[0]}:{spec[1]}:FACTOR"
+        )
+    return known[spec[0]]

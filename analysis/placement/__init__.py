@@ -106,6 +106,7 @@ KIT = FamilyKit(
                 Option("gpus", int, "GPUs in the cluster (default 256).", minimum=1, maximum=MAX_SIZE),
             ),
             required=("jobs",),
+            example={"jobs": 5, "gpus": 32},
         ),
     ),
     trace_builders=(

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from packgap.errors import PackgapError
-from packgap.gpus import GpuType
+from packgap.gpus import GpuSpec, GpuType, type_factor
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving, Objective
 from packgap.packing.interleave import Member, StageProfile, SyncRule
@@ -44,9 +44,9 @@ from packgap.packing.timeline import iteration_ms
 #: CUCKOO Table 7.
 DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("A800", 2), ("RTX4090", 8), ("A10", 6))
 #: GPU compute speed against Muri's V100 (assumed).
-GPU_SPEED = {"A800": 2.5, "RTX4090": 1.8, "A10": 1.0}
+GPU_SPEED = {"A800": 2.5, "RTX4090": 1.8, "A10": 1.0, "V100": 1.0}
 #: Communication time factor against Muri's V100 testbed (assumed).
-COMM_FACTOR = {"A800": 0.5, "RTX4090": 1.5, "A10": 1.2}
+COMM_FACTOR = {"A800": 0.5, "RTX4090": 1.5, "A10": 1.2, "V100": 1.0}
 #: Share of GPU time spent in the forward pass.
 FORWARD_SHARE = 1.0 / 3.0
 
@@ -92,10 +92,13 @@ def muri_stages(model: str, gpus: int) -> tuple[float, float, float]:
     return s, gpu, c
 
 
-def stage_profile(s: float, gpu: float, c: float, gpu_type: str) -> StageProfile:
-    """V100 resource times -> the stage profile on ``gpu_type`` (module docstring)."""
-    compute = gpu / GPU_SPEED.get(gpu_type, 1.0)
-    times = (s, compute * FORWARD_SHARE, compute * (1 - FORWARD_SHARE), c * COMM_FACTOR.get(gpu_type, 1.0))
+def stage_profile(s: float, gpu: float, c: float, gpu_type: GpuSpec) -> StageProfile:
+    """V100 resource times -> the stage profile on ``gpu_type`` (module docstring); a type the
+    user names with a factor runs its GPU stages that much faster than a V100 and
+    communicates like a V100."""
+    compute = gpu / type_factor(gpu_type, GPU_SPEED, "GPU speed against the V100")
+    comm = COMM_FACTOR.get(gpu_type[0], 1.0) if len(gpu_type) == 2 else 1.0
+    times = (s, compute * FORWARD_SHARE, compute * (1 - FORWARD_SHARE), c * comm)
     # Microsecond resolution, so that the written file holds exactly these numbers.
     return StageProfile(*(round(t, 3) for t in times))
 
@@ -128,7 +131,7 @@ def generate(
     jobs: int,
     seed: int,
     *,
-    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    gpu_types: Sequence[GpuSpec] = DEFAULT_GPU_TYPES,
     demands: Mapping[int, float] | None = None,
     duration_median_s: float = 180.0,
     objective: Objective = "weighted",
@@ -141,7 +144,7 @@ def generate(
     mix = dict(demands or {2: 1.0})
     if any(d < 1 for d in mix) or any(p < 0 for p in mix.values()) or sum(mix.values()) <= 0:
         raise PackgapError(f"demands must map GPU counts >= 1 to weights >= 0, got {mix}")
-    if max(mix) > max(count for _, count in gpu_types):
+    if max(mix) > max(spec[1] for spec in gpu_types):
         raise PackgapError(f"demand {max(mix)} exceeds every GPU type's count")
     rng = np.random.default_rng(seed)
     arrivals = helios_arrivals(rng, jobs)
@@ -154,7 +157,7 @@ def generate(
         gpus = sorted(mix)[int(rng.choice(len(mix), p=weights / weights.sum()))]
         s, gpu, c = muri_stages(model, gpus)
         scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
-        profiles = tuple(stage_profile(s * scale, gpu * scale, c, name) for name, _ in gpu_types)
+        profiles = tuple(stage_profile(s * scale, gpu * scale, c, spec) for spec in gpu_types)
         sync = sync_rule(model)
         fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
         target = float(np.clip(rng.lognormal(np.log(duration_median_s), 0.8), 60.0, 43200.0))
@@ -164,7 +167,7 @@ def generate(
         result.append(Job(f"j{i:04d}", start, deadline, gpus, iterations, f"{model}-bs{batch}", sync, profiles))
     return PackingInstance(
         name=f"packing-n{jobs}-s{seed}",
-        gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),
+        gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
         jobs=tuple(result),
         objective=objective,
         interleaving=interleaving,

@@ -25,7 +25,7 @@ import numpy as np
 
 from instances.packing.generator import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
 from packgap.errors import InstanceError, Problem
-from packgap.gpus import GpuType
+from packgap.gpus import GpuSpec, GpuType
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
 
@@ -60,7 +60,7 @@ def build(
     path: Path,
     seed: int,
     *,
-    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    gpu_types: Sequence[GpuSpec] = DEFAULT_GPU_TYPES,
     max_jobs: int | None = None,
     interleaving: Interleaving = "am",
     interference: float = 2.0,
@@ -87,7 +87,7 @@ def build(
         except ValueError as exc:
             problems.append(Problem(f"row {i + 2}", str(exc)))
             continue
-        if gpus > max(count for _, count in gpu_types):
+        if gpus > max(spec[1] for spec in gpu_types):
             problems.append(Problem(f"row {i + 2}", f"num_gpu {gpus} exceeds every GPU type's count"))
     if not parsed:
         problems.append(Problem("", "no jobs"))
@@ -97,7 +97,7 @@ def build(
     origin = min(p[2] for p in parsed)
     jobs = []
     for jid, gpus, submit, iterations, model, batch, (s, gpu, c) in parsed:
-        profiles = tuple(stage_profile(s, gpu, c, name) for name, _ in gpu_types)
+        profiles = tuple(stage_profile(s, gpu, c, spec) for spec in gpu_types)
         sync = sync_rule(model)
         fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
         arrival = round(submit - origin, 3)
@@ -107,7 +107,7 @@ def build(
         )
     return PackingInstance(
         name=f"muri-{path.stem}-s{seed}",
-        gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),
+        gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
         jobs=tuple(jobs),
         interleaving=interleaving,
         interference=interference,

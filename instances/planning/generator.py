@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from packgap.errors import PackgapError
-from packgap.gpus import GpuType
+from packgap.gpus import GpuSpec, GpuType, type_factor
 from packgap.planning import Group, PlanningInstance
 
 #: Slowdown of each default GPU type against the A800 (CUCKOO Table 7's GPU mix).
@@ -26,7 +26,7 @@ DEFAULT_GPU_TYPES = (("A800", 2), ("RTX4090", 8), ("A10", 6))
 def generate(
     groups: int,
     seed: int,
-    gpu_types: Sequence[tuple[str, int]] = DEFAULT_GPU_TYPES,
+    gpu_types: Sequence[GpuSpec] = DEFAULT_GPU_TYPES,
     tardiness_weight: float = 1.0,
     base_time_median_s: float = 3600.0,
 ) -> PlanningInstance:
@@ -35,7 +35,7 @@ def generate(
     if tardiness_weight < 0:
         raise PackgapError(f"--tardiness-weight must be >= 0, got {tardiness_weight}")
     rng = np.random.default_rng(seed)
-    slowdown = np.array([TYPE_SLOWDOWN.get(name, 1.0 + 0.5 * k) for k, (name, _) in enumerate(gpu_types)])
+    slowdown = np.array([type_factor(spec, TYPE_SLOWDOWN, "slowdown against the A800") for spec in gpu_types])
     base = rng.lognormal(np.log(base_time_median_s), 0.6, size=groups)
     spread = rng.uniform(0.8, 1.2, size=(groups, len(gpu_types)))
     times = np.maximum(1.0, np.round(base[:, None] * slowdown[None, :] * spread))
@@ -43,7 +43,7 @@ def generate(
     deadlines = np.round(ratio * times.min(axis=1))
     return PlanningInstance(
         name=f"planning-g{groups}-s{seed}",
-        gpu_types=tuple(GpuType(name, count) for name, count in gpu_types),
+        gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
         groups=tuple(
             Group(f"g{i}", tuple(float(t) for t in times[i]), float(deadlines[i]), (f"g{i}",)) for i in range(groups)
         ),

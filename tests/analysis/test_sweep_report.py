@@ -19,7 +19,7 @@ OPTIONS = SolveOptions(time_limit=20)
 
 
 def cells(groups: list[int]) -> list[Cell]:
-    docs = [FAMILY.instance_to_dict(generate(g, seed=1, gpu_types=(("A", 1), ("B", 1)))) for g in groups]
+    docs = [FAMILY.instance_to_dict(generate(g, seed=1, gpu_types=(("A", 1, 1.0), ("B", 1, 1.5)))) for g in groups]
     return [Cell("planning", doc, m) for doc in docs for m in ("mchp", "fifo", "exact-cpsat")]
 
 

@@ -49,7 +49,7 @@ def test_arrivals_are_bursty_windows() -> None:
 def test_profiles_follow_the_mapping_rule() -> None:
     assert muri_stages("resnet18", 2) == (687, 110, 95)
     assert muri_stages("bert", 3) == (0.5, 163, 18)  # nearest measured count, ties low
-    a10 = stage_profile(687, 110, 95, "A10")
+    a10 = stage_profile(687, 110, 95, ("A10", 1))
     assert a10.forward + a10.backward == pytest.approx(110, abs=1e-3)
     assert a10.backward == pytest.approx(2 * a10.forward, abs=2e-3)
 

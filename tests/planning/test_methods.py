@@ -22,7 +22,7 @@ instances = st.builds(
     generate,
     groups=st.integers(1, 6),
     seed=st.integers(0, 10_000),
-    gpu_types=st.sampled_from([(("A", 1), ("B", 1)), (("A", 1), ("B", 2)), (("A", 2),)]),
+    gpu_types=st.sampled_from([(("A", 1, 1.0), ("B", 1, 1.5)), (("A", 1, 1.0), ("B", 2, 1.5)), (("A", 2, 1.0),)]),
     tardiness_weight=st.sampled_from([0.0, 1.0, 2.5]),
 )
 
@@ -45,7 +45,7 @@ def test_exact_cpsat_below_every_heuristic(instance):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     instance=st.builds(
-        generate, groups=st.integers(1, 4), seed=st.integers(0, 1000), gpu_types=st.just((("A", 1), ("B", 2)))
+        generate, groups=st.integers(1, 4), seed=st.integers(0, 1000), gpu_types=st.just((("A", 1, 1.0), ("B", 2, 1.5)))
     )
 )
 def test_milp_and_cpsat_agree(instance):
@@ -66,7 +66,7 @@ def test_flow_is_exact_without_tardiness_and_backends_agree(instance):
 
 
 def test_flow_agrees_with_cpsat_without_tardiness():
-    instance = generate(5, seed=11, gpu_types=(("A", 1), ("B", 2)), tardiness_weight=0.0)
+    instance = generate(5, seed=11, gpu_types=(("A", 1, 1.0), ("B", 2, 1.5)), tardiness_weight=0.0)
     results = {r.method: r for r in run_all(instance, ("exact-flow", "exact-cpsat", "exact-milp"))}
     assert results["exact-flow"].objective == pytest.approx(results["exact-cpsat"].objective)
     assert results["exact-milp"].objective == pytest.approx(results["exact-cpsat"].objective)
