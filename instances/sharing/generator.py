@@ -10,6 +10,10 @@ to [2 min, 12 h]); the task follows Pollux's rule on GPU-time (< 1 GPU-h: CIFAR1
 < 10: DeepSpeech2 or BERT; < 100: YOLOv3; else ImageNet) and the iteration count is the
 run time over the task's solo iteration time (eq. 7). Interference: one global xi when
 ``xi`` > 0 (Fig. 6b), else one xi per ordered task pair drawn from U(xi_low, xi_high).
+
+``workload="physical"`` follows the testbed workload of section VI-B instead (Table II, 16
+GPUs): two thirds of the jobs use 1, 2, 4 or 8 GPUs and one third 12 or 16; iterations are
+log-uniform in [100, 5000]; the task is drawn uniformly.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from packgap.sharing.perf import iteration_time
 GPU_CHOICES = (1, 2, 4, 8, 12, 16)
 GPU_PROBS = (0.62, 0.13, 0.12, 0.09, 0.02, 0.02)
 TASKS = tuple(DEFAULT_PROFILES)
+WORKLOADS = ("simulation", "physical")
 
 
 def _task(rng: np.random.Generator, gpu_hours: float) -> str:
@@ -47,6 +52,7 @@ def generate(
     xi_low: float = 1.1,
     xi_high: float = 2.0,
     preemption_overhead_s: float = 0.0,
+    workload: str = "simulation",
 ) -> SharingInstance:
     if jobs < 1:
         raise PackgapError(f"--jobs must be >= 1, got {jobs}")
@@ -54,19 +60,26 @@ def generate(
         raise PackgapError(f"--xi must be >= 1 (or 0 for per-pair values), got {xi}")
     if not 1 <= xi_low <= xi_high:
         raise PackgapError(f"need 1 <= --xi-low <= --xi-high, got {xi_low}, {xi_high}")
+    if workload not in WORKLOADS:
+        raise PackgapError(f"--workload must be one of {', '.join(WORKLOADS)}, got {workload!r}")
     rng = np.random.default_rng(seed)
     total = nodes * gpus_per_node
     arrivals = np.sort(rng.uniform(0.0, hours * 3600.0, size=jobs))
     arrivals -= arrivals[0]
     gpus = rng.choice(GPU_CHOICES, size=jobs, p=GPU_PROBS)
     durations = np.clip(rng.lognormal(np.log(duration_median_s), 1.2, size=jobs), 120.0, 12 * 3600.0)
+    if workload == "physical":
+        large = rng.uniform(size=jobs) < 1 / 3
+        gpus = np.where(large, rng.choice((12, 16), size=jobs), rng.choice((1, 2, 4, 8), size=jobs))
+        counts = np.round(np.exp(rng.uniform(np.log(100), np.log(5000), size=jobs)))
+        tasks = rng.choice(TASKS, size=jobs)
     out = []
     for i in range(jobs):
         g = int(min(gpus[i], total))
-        task = _task(rng, durations[i] * g / 3600.0)
+        task = str(tasks[i]) if workload == "physical" else _task(rng, durations[i] * g / 3600.0)
         batch = DEFAULT_BATCH[task]
         t_iter = iteration_time(DEFAULT_PROFILES[task], batch, batch, g)
-        iterations = max(1, round(float(durations[i]) / t_iter))
+        iterations = int(counts[i]) if workload == "physical" else max(1, round(float(durations[i]) / t_iter))
         out.append(Job(f"j{i}", round(float(arrivals[i]), 3), g, iterations, batch, task))
     pairs = {}
     if xi == 0:

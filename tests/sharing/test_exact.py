@@ -1,0 +1,64 @@
+"""Exact methods: the bound is below everything, B&B is below every non-preemptive heuristic."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from heuristics.sharing.exclusive import fifo, sjf
+from heuristics.sharing.pair import pair_decision
+from heuristics.sharing.sjf_bsbf import sjf_bsbf
+from heuristics.sharing.sjf_ffs import sjf_ffs
+from heuristics.sharing.tiresias import tiresias
+from instances.sharing.generator import generate
+from models.sharing.bound import average_jct_lower_bound
+from models.sharing.branch_bound import solve
+from packgap.sharing import FAMILY
+from tests.sharing.helpers import tiny
+
+NON_PREEMPTIVE = (fifo, sjf, sjf_ffs, sjf_bsbf)
+
+
+def small(seed: int, jobs: int = 5):
+    return generate(jobs, seed, nodes=1, hours=0.05, workload="physical")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000))
+def test_branch_and_bound_is_optimal_below_every_heuristic(seed: int) -> None:
+    inst = small(seed)
+    scores = {f.__name__: FAMILY.evaluate(inst, f(inst)).objective for f in NON_PREEMPTIVE}
+    out = solve(inst, None, time_limit=20)
+    FAMILY.validate(inst, out.solution)
+    optimum = FAMILY.evaluate(inst, out.solution).objective
+    assert out.proven
+    assert optimum == pytest.approx(out.sum_completion / 5 - sum(j.arrival for j in inst.jobs) / 5, rel=1e-6)
+    for name, value in scores.items():
+        assert optimum <= value * (1 + 1e-9), name
+    assert average_jct_lower_bound(inst) <= optimum * (1 + 1e-9)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.0, 1.0, 2.0]))
+def test_cheap_bound_is_below_every_policy_preemptive_or_not(seed: int, xi: float) -> None:
+    inst = generate(30, seed, nodes=2, hours=1.0, xi=xi)
+    bound = average_jct_lower_bound(inst)
+    for policy in (*NON_PREEMPTIVE, tiresias):
+        assert bound <= FAMILY.evaluate(inst, policy(inst)).objective * (1 + 1e-9), policy.__name__
+
+
+@pytest.mark.parametrize(("i_r", "i_n", "xi"), [(100, 50, 1.2), (100, 50, 2.0), (60, 50, 3.0), (10, 400, 1.5)])
+def test_two_jobs_on_one_gpu_reproduce_theorem_1(i_r: int, i_n: int, xi: float) -> None:
+    """Both wait at t = 0: Theorem 1 with the shorter job as R (sequential = shortest first)."""
+    inst = tiny([(0.0, 1, i_r), (0.0, 1, i_n)], xi=xi, gpus=1)
+    out = solve(inst, None, time_limit=10)
+    d = pair_decision(float(min(i_r, i_n)), float(max(i_r, i_n)), xi, xi)
+    assert out.proven
+    assert FAMILY.evaluate(inst, out.solution).objective == pytest.approx(min(d.t_con, d.t_seq))
+
+
+def test_incumbent_is_kept_when_nothing_beats_it() -> None:
+    inst = tiny([(0.0, 1, 10)], gpus=1)
+    out = solve(inst, sjf(inst), time_limit=5)
+    assert out.proven and FAMILY.evaluate(inst, out.solution).objective == pytest.approx(10.0)
