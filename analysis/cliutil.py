@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from analysis.kit import Tick
+from analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap import jsonio
 from packgap.errors import PackgapError
 from packgap.result import SolveResult
@@ -38,7 +39,8 @@ err = _console(sys.stderr)
 TimeLimit = Annotated[
     float | None,
     typer.Option(
-        "--time-limit", help="Wall seconds per exact method, model building included (default: the method's)."
+        "--time-limit",
+        help=f"Wall seconds per exact method, model building included (default {DEFAULT_EXACT_TIME_LIMIT:g} s).",
     ),
 ]
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed recorded in every result.")]

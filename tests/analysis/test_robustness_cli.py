@@ -47,6 +47,11 @@ BAD = [
     (("instances", "from-trace", "muri", "t.csv", "--max-jobs", "-5", "-o", "x.json"), "--max-jobs"),
     (("compare", "p.json", "--methods", "mchp", "--store", "results.json"), "not a DuckDB results store"),
     (("report", "results.json"), "not a DuckDB results store"),
+    (
+        ("instances", "generate", "planning", "--groups", "3", "--gpu-types", "H100:2", "-o", "x.json"),
+        "unknown GPU type",
+    ),
+    (("instances", "generate", "packing", "--jobs", "3", "--gpu-types", "H100:2:x", "-o", "x.json"), "FACTOR of H100"),
 ]
 
 
@@ -78,3 +83,37 @@ def test_simulate_store_keeps_online_rows_beside_offline_ones(files: Path, tmp_p
     assert sorted(r["method"] for r in rows) == ["none+edf", "simulate:none+edf"]
     online = next(r for r in rows if r["method"].startswith("simulate:"))
     assert online["objective"] is None and json.loads(online["result"])["metrics"]["mean_jct_s"] > 0
+
+
+def test_a_named_factor_gives_an_unknown_type_its_speed(tmp_path: Path) -> None:
+    done = packgap(
+        "instances", "generate", "planning", "--groups", "3", "--gpu-types", "H100:2:0.6", "-o", "h.json", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert [t["name"] for t in json.loads((tmp_path / "h.json").read_text())["gpu_types"]] == ["H100"]
+
+
+def test_files_keep_full_precision(tmp_path: Path) -> None:
+    done = packgap("instances", "generate", "packing", "--jobs", "3", "-o", "pk.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "pk.json").read_text())["alpha"] == 1 / 3600
+
+
+def test_tables_are_not_cut_when_output_is_not_a_terminal(files: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    code = "from analysis.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "methods", "packing"],
+        cwd=files,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "then the exact GPU type and start of its groups (CP-SAT)" in done.stdout
+    assert "\u2026" not in done.stdout
