@@ -27,6 +27,7 @@ KIT_MODULES: tuple[str, ...] = (
     "analysis.packing",
     "analysis.placement",
     "analysis.calibration",
+    "analysis.sharing",
 )
 
 

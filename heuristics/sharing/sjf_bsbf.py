@@ -20,6 +20,8 @@ O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from heuristics.sharing.batch_scaling import SharingConfig, best_sharing
 from heuristics.sharing.exclusive import solo_length
 from heuristics.sharing.online import OnlinePolicy, View, consolidated, run_online
@@ -70,3 +72,16 @@ def sjf_bsbf_policy(free_gpus_first: bool = False) -> OnlinePolicy:
 def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False) -> SharingSolution:
     """SJF-BSBF over the whole workload (online, non-preemptive)."""
     return run_online(instance, sjf_bsbf_policy(free_gpus_first))
+
+
+def bsbf_in_order(
+    instance: SharingInstance, priority: Mapping[str, float], free_gpus_first: bool = False
+) -> SharingSolution:
+    """Algorithm 1's placement with ``priority`` (lower first) in place of L_k: the replay of
+    an exact relaxation's completion order as a real schedule."""
+
+    def policy(view: View) -> None:
+        for job in sorted(view.waiting, key=lambda j: (priority[j.id], j.arrival, j.id)):
+            place_job(view, job, free_gpus_first)
+
+    return run_online(instance, policy)

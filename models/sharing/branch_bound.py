@@ -10,9 +10,9 @@ finish is an affine function of the start times (rates are piecewise constant, e
 so the objective is linear over a polyhedron and an optimum sits at a vertex, where each
 start equals an arrival or some finish (or another start, which recursively equals one of
 those). Theorem 1 is the two-job case of this argument. So at each event time (an arrival
-or a finish) the search either starts one more waiting job, with an index above any job
-started at this same time (each set of simultaneous starts is generated once), or
-advances to the next event.
+or a finish) the search either starts one more waiting job or advances to the next event.
+Simultaneous starts are tried in every order, since a job's sub-batch depends on who is
+already on its GPUs; the transposition table merges the orders that end in one state.
 
 Symmetry: GPUs are identical and eq. 4 has no topology term, so a GPU is characterised by
 the set of jobs it holds; an allocation is a count per such class, and the lowest GPU ids
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from models.sharing.bound import min_solo_time
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
-from packgap.sharing.progress import co_located_rates, replay
+from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
 PRUNE_TOL = 1e-9
@@ -164,7 +164,6 @@ class _Search:
         done: float,
         running: Running,
         pending: list[int],
-        last: int,
         starts: list[Start],
     ) -> None:
         self.nodes += 1
@@ -182,7 +181,6 @@ class _Search:
         # Two paths to one state up to a relabelling of GPUs: only the cheaper one goes on.
         key = (
             round(now, 6),
-            last,
             tuple(sorted((j, b, round(left, 6)) for j, (_, b, left) in running.items())),
             tuple(sorted(tuple(h) for h in holders)),
             tuple(pending),
@@ -190,15 +188,13 @@ class _Search:
         if self.seen.get(key, math.inf) <= done:
             return
         self.seen[key] = done
-        ready = sorted(
-            (j for j in pending if j > last and self.inst.jobs[j].arrival <= now), key=lambda j: self.solo[j]
-        )
+        ready = sorted((j for j in pending if self.inst.jobs[j].arrival <= now + TIME_TOL), key=lambda j: self.solo[j])
         for j in ready:
             rest = [p for p in pending if p != j]
             for gpus, b in self.moves(holders, running, j):
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))
                 starts.append(Start(j, now, gpus, b))
-                self.search(now, done, running, rest, j, starts)
+                self.search(now, done, running, rest, starts)
                 starts.pop()
                 del running[j]
         self.advance(now, done, running, pending, starts)
@@ -212,19 +208,22 @@ class _Search:
         starts: list[Start],
     ) -> None:
         """Move to the next arrival or finish; finished jobs add their completion time."""
-        future = [self.inst.jobs[j].arrival for j in pending if self.inst.jobs[j].arrival > now]
+        future = [self.inst.jobs[j].arrival for j in pending if self.inst.jobs[j].arrival > now + TIME_TOL]
         rates = co_located_rates(self.perf, {self.ids[j]: (g, b) for j, (g, b, _) in running.items()})
         finishes = [left / rates[self.ids[j]] for j, (_, _, left) in running.items()]
         step = min([*finishes, *(a - now for a in future)], default=math.inf)
         if not math.isfinite(step):
             return
+        # Land exactly on an arrival, so float round-off never leaves it in the future.
+        landing = min(future, default=math.inf)
+        later_now = landing if landing - now <= step else now + step
         later: Running = {}
         for (j, (g, b, left)), f in zip(running.items(), finishes, strict=True):
             if f <= step * (1 + 1e-12):
                 done += now + f
             else:
                 later[j] = (g, b, left - rates[self.ids[j]] * step)
-        self.search(now + step, done, later, pending, -1, starts)
+        self.search(later_now, done, later, pending, starts)
 
 
 def solve(
@@ -244,7 +243,7 @@ def solve(
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
     if on_start is not None:
         on_start()
-    search.search(0.0, 0.0, {}, list(range(len(instance.jobs))), -1, [])
+    search.search(0.0, 0.0, {}, list(range(len(instance.jobs))), [])
     if not search.best_starts:
         assert incumbent is not None, "the search always finds a schedule without an incumbent"
         return Outcome(incumbent, search.best, not search.stopped, search.nodes)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +27,7 @@ def small(seed: int, jobs: int = 5):
     return generate(jobs, seed, nodes=1, hours=0.05, workload="physical")
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=int(os.environ.get("SHARING_EXAMPLES", "10")), deadline=None)
 @given(st.integers(0, 10_000))
 def test_branch_and_bound_is_optimal_below_every_heuristic(seed: int) -> None:
     inst = small(seed)
@@ -62,3 +65,36 @@ def test_incumbent_is_kept_when_nothing_beats_it() -> None:
     inst = tiny([(0.0, 1, 10)], gpus=1)
     out = solve(inst, sjf(inst), time_limit=5)
     assert out.proven and FAMILY.evaluate(inst, out.solution).objective == pytest.approx(10.0)
+
+
+@settings(max_examples=2, deadline=None)
+@given(st.integers(0, 10_000))
+def test_time_indexed_bounds_hold_and_agree_with_branch_and_bound(seed: int) -> None:
+    """MILP and CP-SAT bounds lie below the B&B optimum and every policy; a closed gap is the optimum."""
+    from analysis.registry import method
+    from analysis.run import solve as run_method
+    from solvers.outcome import SolveOptions
+
+    inst = small(seed, jobs=4)
+    optimum = FAMILY.evaluate(inst, solve(inst, None, time_limit=20).solution).objective
+    tiresias_jct = FAMILY.evaluate(inst, tiresias(inst)).objective
+    for name in ("exact-milp", "exact-cpsat"):
+        r = run_method(FAMILY, inst, method("sharing", name), options=SolveOptions(time_limit=2), params={"slots": 8})
+        assert r.bound is not None and r.objective is not None
+        assert r.bound <= optimum * (1 + 1e-6), name
+        assert r.bound <= tiresias_jct * (1 + 1e-6), name
+        if r.gap is not None and r.gap < 1e-9:
+            assert r.objective == pytest.approx(optimum, rel=1e-6)
+
+
+def test_reproduction_rows_draw_and_compare(tmp_path: Path) -> None:
+    from analysis.registry import kit
+
+    repro = {r.item: r for r in kit("sharing").reproductions}
+    rows = repro["Table IV"].compute(True, lambda *a: None)
+    values = repro["Table IV"].compare(rows)
+    assert any("copy error" in v.note for v in values)
+    assert any(v.quantity.startswith("pollux") and v.ours is None for v in values)
+    assert all(v.ours is not None and v.ours > 0 for v in values if v.quantity.startswith("sjf-bsbf"))
+    paths = repro["Table IV"].draw(rows, tmp_path)
+    assert {p.suffix for p in paths} == {".png", ".pdf"} and all(p.stat().st_size > 0 for p in paths)

@@ -1,0 +1,95 @@
+"""Kit of the ``sharing`` family: SJF-BSBF's online GPU sharing with gradient accumulation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
+from analysis.sharing.commands import commands
+from analysis.sharing.methods import METHODS
+from analysis.sharing.reproduce import REPRODUCTIONS
+from analysis.sharing.simulate import SIMULATION
+from packgap.sharing import FAMILY
+
+XI_SOURCE = Option("xi_source", str, "Co-location data for xi (default gavel).", choices=("gavel", "lucid", "global"))
+XI = Option("xi", float, "Global interference ratio (with --xi-source global; default 1.5).", minimum=1.0)
+
+
+def _generate(opts: Mapping[str, Any]) -> Any:
+    from instances.sharing.generator import generate
+
+    keys = ("nodes", "gpus_per_node", "hours", "duration_median_s", "xi", "preemption_overhead_s", "workload")
+    return generate(opts["jobs"], opts.get("seed", 0), **{k: opts[k] for k in keys if k in opts})
+
+
+def _pollux(path: Path, opts: Mapping[str, Any]) -> Any:
+    from instances.sharing.traces import from_pollux
+
+    return from_pollux(path, **{k: opts[k] for k in ("profiles", "xi_source", "xi", "traces") if k in opts})
+
+
+def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
+    from instances.sharing.traces import from_philly
+
+    keys = ("jobs", "seed", "hours", "start", "xi_source", "xi", "traces")
+    return from_philly(path, **{k: opts[k] for k in keys if k in opts})
+
+
+KIT = FamilyKit(
+    family=FAMILY,
+    methods=METHODS,
+    generators=(
+        Generator(
+            "sharing",
+            "SJF-BSBF workload: Poisson arrivals, Philly GPU mix, Pollux tasks (section VI-A)",
+            "sharing",
+            _generate,
+            (
+                Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE),
+                SEED,
+                Option("nodes", int, "Nodes (default 16).", minimum=1, maximum=MAX_SIZE),
+                Option("gpus_per_node", int, "GPUs per node (default 4).", minimum=1, maximum=64),
+                Option("hours", float, "Arrival window in hours (default 8).", minimum=0),
+                Option("duration_median_s", float, "Median solo run time (default 1800 s).", minimum=1),
+                Option("xi", float, "One global xi (Fig. 6b); 0 or absent: per task pair.", minimum=0),
+                Option("preemption_overhead_s", float, "Resume cost of preemptive policies (s).", minimum=0),
+                Option("workload", str, "simulation (VI-A) or physical (VI-B).", choices=("simulation", "physical")),
+            ),
+            required=("jobs",),
+            size_option="jobs",
+            example={"jobs": 6, "seed": 1, "nodes": 1},
+        ),
+    ),
+    trace_builders=(
+        TraceBuilder(
+            "sharing-pollux",
+            "Pollux workload CSV -> sharing instance (profiles fitted to Pollux's step times)",
+            "sharing",
+            _pollux,
+            (
+                Option("profiles", Path, "Pollux throughput_profiles folder (default: the trace folder's)."),
+                XI_SOURCE,
+                XI,
+            ),
+        ),
+        TraceBuilder(
+            "sharing-philly",
+            "Philly job summary philly.csv -> sharing instance (busiest 8-hour window, sampled)",
+            "sharing",
+            _philly,
+            (
+                Option("jobs", int, "Jobs to sample (default 240).", minimum=1, maximum=MAX_SIZE),
+                SEED,
+                Option("hours", float, "Window length in hours (default 8).", minimum=0.01),
+                Option("start", str, "Window start, ISO time (default: the busiest window)."),
+                XI_SOURCE,
+                XI,
+            ),
+        ),
+    ),
+    simulation=SIMULATION,
+    reproductions=REPRODUCTIONS,
+    commands=commands,
+)
