@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from analysis.method import Method, MethodOutput, RunContext
+from analysis.method import MIN_SOLVE_S, Method, MethodOutput, RunContext
 from heuristics.placement import POLICIES, PolicySpec, pal, pm_first
+from heuristics.placement.blocks import resort_blocks
 from models.placement import cpsat as cp_placement
 from models.placement.cells import round_cells
 from packgap.errors import PackgapError, UnknownNameError
@@ -60,12 +61,36 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
     return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
 
 
-def exact_policy(options: SolveOptions, backend: str = "milp") -> Place:
-    """The exact per-round placement policy for the simulator: each round's MILP (or CP-SAT)
-    answer, the incumbent when ``options.time_limit`` stops the solver first."""
+def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
+    """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
+    is small enough (``models.placement.block_search``)."""
+    if not instance.jobs:
+        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+    from models.placement.block_paths import start_values
+    from models.placement.block_search import dual_search, pruned_model, settle
+    from solvers.highspy_mip import solve_mip, version
+
+    left = ctx.time_left()
+    start = resort_blocks(instance, pal(instance))
+    share = None if left is None else ctx.params["dual_share"] * left
+    found = dual_search(instance, start, share, gap=ctx.options.mip_gap)
+    model = pruned_model(found, ctx.options.mip_gap, ctx.params["max_columns"])
+    ctx.built()
+    left = ctx.time_left()
+    starved = left is not None and left < MIN_SOLVE_S
+    mip = None
+    if model is not None and not starved:
+        mip = solve_mip(model.mip, ctx.solver_options(), start_values(model, found.solution))
+    solution, status, bound, note = settle(found, model, mip, starved)
+    return MethodOutput(solution, status, bound, "packgap+highs", version(), note)
+
+
+def exact_policy(options: SolveOptions, backend: str = "blocks") -> Place:
+    """The exact per-round placement policy for the simulator: each round's exact answer
+    (block method, MILP or CP-SAT), the incumbent when ``options.time_limit`` stops it first."""
     method = BY_NAME.get(f"exact-{backend}")
     if method is None:
-        raise UnknownNameError("exact backend", backend, ["milp", "cpsat"])
+        raise UnknownNameError("exact backend", backend, ["blocks", "milp", "cpsat"])
 
     def place(instance: PlacementInstance, seed: int) -> PlacementSolution:
         ctx = RunContext(replace(options, seed=seed), method.resolve_params({}))
@@ -87,10 +112,30 @@ def _policy(spec: PolicySpec) -> Callable[[PlacementInstance, RunContext], Metho
     return run
 
 
+def run_pal_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
+    placed = POLICIES["pal"].configure(instance, **ctx.params).place(instance, ctx.options.seed)
+    return MethodOutput(resort_blocks(instance, placed), Status.FEASIBLE)
+
+
 METHODS: tuple[Method, ...] = (
     *(
         Method("placement", spec.name, spec.description, _policy(spec), defaults=spec.defaults)
         for spec in POLICIES.values()
+    ),
+    Method(
+        "placement",
+        "pal+blocks",
+        "PAL, then each job type's GPUs re-sorted into score-ordered blocks (never worse than PAL)",
+        run_pal_blocks,
+        defaults=POLICIES["pal"].defaults,
+    ),
+    Method(
+        "placement",
+        "exact-blocks",
+        "job types x score-ordered blocks: Lagrangian bound, repaired placements, pruned MILP (highspy)",
+        run_exact_blocks,
+        exact=True,
+        defaults={"dual_share": 0.5, "max_columns": 60_000},
     ),
     Method(
         "placement",
