@@ -8,16 +8,22 @@ packer pick its own interleaving model (AM for DAB and none, Muri-P for Blossom)
 ``homogeneous_as = "RTX4090"`` makes packing and planning blind to heterogeneity
 (CUCKOO-Homo of Table 14 with ``dab+mchp``).
 
-``packer+exact-plan`` keeps the packer's groups and plans them exactly (CP-SAT): against
-``exact-*`` and the ``packer+planner`` rows it splits a pipeline's gap into the part the
-packing loses and the part the planning loses.
+``packer+exact-plan`` keeps the packer's groups and plans them exactly (CP-SAT, warm-started
+from the best of the packer's heuristic plans and never worse than it): against ``exact-*``
+and the ``packer+planner`` rows it splits a pipeline's gap into the part the packing loses
+and the part the planning loses.
 
-``exact-milp`` and ``exact-cpsat`` report the higher of their solver's bound and the
-closed-form relaxation bound of :mod:`models.packing.bounds`.
+``exact-ti`` (:mod:`models.packing.ti`) is the strong joint model: the adaptive time-indexed
+LP with safe dual bounds, LP rounding and a CP-SAT polish. ``exact-cpsat`` rounds its data in
+the relaxing direction (its bound is a certificate on any data) and re-times its answer;
+``exact-milp`` is the tiny big-M cross-check, refused when its time limit cannot even build
+it. Each reports the higher of its own bound and the closed-form bound of
+:mod:`models.packing.bounds`.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from analysis.method import Method, MethodOutput, RunContext
@@ -36,11 +42,13 @@ from heuristics.packing.pipeline import (
 from models.packing import cpsat as cp_packing
 from models.packing.bounds import lower_bound
 from models.packing.data import place
-from packgap.errors import UnknownNameError
+from models.packing.ti import TiSettings, solve_ti
+from packgap.errors import TimeLimitReached, UnknownNameError
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 from packgap.packing.instance import INTERLEAVINGS
 from packgap.result import Status
 from solvers.cpsat import solve_cpsat
+from solvers.cpsat import version as cpsat_version
 from solvers.highs import solve_pyomo
 
 
@@ -68,7 +76,14 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from models.packing import milp as milp_packing
+    from models.packing.data import candidates
 
+    count = milp_packing.disjunctions(instance, candidates(instance))
+    left = ctx.time_left()
+    if left is not None and count * milp_packing.BUILD_S_PER_DISJUNCTION > left:
+        raise TimeLimitReached(
+            f"exact-milp is the tiny cross-check: {count} disjunctions cannot be built in {left:.3g} s"
+        )
     model, cands = milp_packing.build_milp(instance)
     ctx.built()
     outcome = solve_pyomo(model, ctx.solver_options())
@@ -80,50 +95,74 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     )
 
 
+def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingSolution:
+    return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
+
+
 def _hint(instance: PackingInstance, name: str) -> PackingSolution | None:
     """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none."""
     if name == "none":
         return None
     if name == "best":
-        answers = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
-        return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
+        return _best(instance, [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS])
     packer, _, planner = name.partition("+")
     if packer not in PACKERS or planner not in PLANNERS:
         raise UnknownNameError("hint", name, [*_NAMES, "best", "none"])
     return run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
 
 
-def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    cp = cp_packing.build_cpsat(instance, _hint(instance, ctx.params["hint"]))
+def _solve_cp(
+    instance: PackingInstance, ctx: RunContext, cp: cp_packing.PackingCpModel, hint: PackingSolution | None
+) -> tuple[PackingSolution | None, Status, float | None, str]:
+    """Solve a built model; the better of its answer and ``hint``, status and certified bound."""
     ctx.built()
     outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
-    solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
-    status, bound, message = outcome.status, outcome.bound, outcome.message
-    if bound is not None:
-        bound = bound * cp.objective_scale + cp.constant
+    answers = [cp_packing.answer(instance, cp, solver)] if outcome.has_solution else []
+    answers += [hint] if hint is not None else []
+    solution = _best(instance, answers) if answers else None
+    status = outcome.status
     if not cp.exact:
-        # Rounded data: the answer is feasible, the solver's bound bounds another problem.
+        # Rounded data: the model's optimum is not the real one (its bound still is, relaxed).
         status = Status.FEASIBLE if status == Status.OPTIMAL else status
-        bound, message = None, f"{message}; data off the 1 us grid, rounded (no proof)"
-    return MethodOutput(solution, status, _best_bound(instance, bound), outcome.solver, outcome.version, message)
+    note = "" if cp.exact else f"; data off the {cp.resolution:g} s grid ({cp.rounding} rounding)"
+    return solution, status, cp_packing.bound(cp, outcome.bound), f"{outcome.message}{note}"
+
+
+def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    p = ctx.params
+    hint = _hint(instance, p["hint"])
+    cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
+    solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
+    return MethodOutput(solution, status, _best_bound(instance, bound), "cp-sat", cpsat_version(), message)
+
+
+def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    from solvers.highspy_lp import version
+
+    hints = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
+    out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
+    finest = out.levels[-1].period if out.levels else float("nan")
+    message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
+    return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)
 
 
 def _runner_exact_plan(packer: Packer) -> Any:
     def run(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
         options = pipeline_options(dict(ctx.params))
         groups = [g for _, batch in packed_batches(instance, packer, options) for g in batch]
-        cp = cp_packing.build_cpsat(instance, None, groups)
-        ctx.built()
-        outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
-        solution = place(instance, cp.cands, cp_packing.extract(cp, solver)) if outcome.has_solution else None
+        # Issue 11: warm start from the best heuristic plan of these groups; never worse.
+        plans = [run_pipeline(instance, packer, planner, options) for planner in PLANNERS]
+        hint = _best(instance, plans)
+        cp = cp_packing.build_cpsat(instance, hint, groups, rounding="feasible")
+        solution, status, _, message = _solve_cp(instance, ctx, cp, hint)
         # Optimal for these groups only: no bound on the joint problem.
         return MethodOutput(
             solution,
-            Status.FEASIBLE if solution else outcome.status,
+            Status.FEASIBLE if solution else status,
             None,
-            outcome.solver,
-            outcome.version,
-            f"planning of the {packer} groups: {outcome.message}",
+            "cp-sat",
+            cpsat_version(),
+            f"planning of the {packer} groups: {message}",
         )
 
     return run
@@ -160,18 +199,26 @@ METHODS: tuple[Method, ...] = (
     *EXACT_PLANNING,
     Method(
         "packing",
+        "exact-ti",
+        "joint time-indexed LP (highspy): safe dual bounds, adaptive periods, LP rounding, CP-SAT polish",
+        run_exact_ti,
+        exact=True,
+        defaults=asdict(TiSettings()),
+    ),
+    Method(
+        "packing",
         "exact-milp",
-        "joint pairing + GPU type + start + order MILP (Pyomo + HiGHS), one GPU demand",
+        "tiny cross-check: big-M pairing + GPU type + start + order MILP (Pyomo + HiGHS), one GPU demand",
         run_exact_milp,
         exact=True,
     ),
     Method(
         "packing",
         "exact-cpsat",
-        "joint pairing + GPU type + start CP-SAT, cumulative per GPU type",
+        "joint pairing + GPU type + start CP-SAT, cumulative per GPU type, relaxing rounding",
         run_exact_cpsat,
         exact=True,
-        defaults={"hint": "best"},
+        defaults={"hint": "best", "rounding": "relax", "resolution": 0.0},
     ),
 )
 

@@ -1,0 +1,126 @@
+"""The primal side of the exact packing methods: a serial schedule of chosen groups.
+
+The serial schedule-generation scheme of project scheduling (Kolisch 1996, "Serial and
+parallel resource-constrained project scheduling methods revisited"): groups are taken in a
+priority order, and each starts at the earliest time, no earlier than its release (eq. 6),
+at which its GPU type has its demand free for its whole duration (eq. 5, a cumulative
+profile per type). Among the types a group may use, it takes the one where its own cost
+(``w_c`` x completions + ``w_l`` x late members, :func:`models.packing.data.weights`) is
+least, ties to the earliest end. The result is feasible by construction and splits onto
+concrete GPUs with :func:`models.packing.data.place`.
+
+:func:`lp_groups` turns a fractional time-indexed LP answer into a packing and a priority
+(LP rounding): groups in order of their LP mass, the priority the x-weighted mean start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models.packing.data import Candidate, Weights
+from packgap.packing import PackingInstance
+from packgap.packing.evaluate import TOL
+
+#: Seconds by which a group may touch the next breakpoint without overlapping it (float noise).
+_TOUCH = TOL * 1e-3
+
+
+@dataclass
+class Profile:
+    """GPUs in use on one type as a step function: ``usage[i]`` on ``[times[i], times[i + 1])``."""
+
+    capacity: int
+    times: list[float] = field(default_factory=lambda: [0.0])
+    usage: list[int] = field(default_factory=lambda: [0])
+
+    def earliest(self, ready: float, duration: float, demand: int) -> float:
+        """The earliest start >= ``ready`` with ``demand`` GPUs free for ``duration`` seconds."""
+        times, usage = np.array(self.times), np.array(self.usage)
+        room = self.capacity - demand
+        starts = np.concatenate([[ready], times[times > ready]])
+        for t in starts:
+            first = np.searchsorted(times, t, side="right") - 1
+            last = np.searchsorted(times, t + duration - _TOUCH, side="left")
+            if usage[first:last].max(initial=0) <= room:
+                return float(t)
+        return float(max(ready, times[-1]))
+
+    def add(self, start: float, end: float, demand: int) -> None:
+        for t in (start, end):
+            i = int(np.searchsorted(self.times, t, side="right"))
+            if self.times[i - 1] != t:
+                self.times.insert(i, t)
+                self.usage.insert(i, self.usage[i - 1])
+        lo = self.times.index(start)
+        hi = self.times.index(end)
+        for i in range(lo, hi):
+            self.usage[i] += demand
+
+
+def group_cost(instance: PackingInstance, cand: Candidate, k: int, start: float, weights: Weights) -> float:
+    line = cand.offsets[k]
+    assert line is not None
+    late = sum(start + o > instance.jobs[j].deadline + TOL for j, o in zip(cand.jobs, line, strict=True))
+    return weights.completion * sum(start + o for o in line) + weights.late * late
+
+
+def serial_schedule(
+    instance: PackingInstance,
+    cands: Sequence[Candidate],
+    order: Sequence[tuple[int, Sequence[int]]],
+    weights: Weights,
+) -> list[tuple[int, int, float]]:
+    """(candidate, allowed type indices) in priority order -> (candidate, type, start)."""
+    profiles = [Profile(t.count) for t in instance.gpu_types]
+    chosen = []
+    for c, types in order:
+        cand = cands[c]
+        best: tuple[float, float, int, float] | None = None
+        for k in types:
+            duration = cand.durations[k]
+            if duration is None:
+                continue
+            start = profiles[k].earliest(cand.release, duration, cand.demand)
+            key = (group_cost(instance, cand, k, start, weights), start + duration, k, start)
+            best = key if best is None or key < best else best
+        if best is None:
+            raise ValueError(f"candidate {c} may run on none of the types {list(types)}")
+        _, end, k, start = best
+        profiles[k].add(start, end, cand.demand)
+        chosen.append((c, k, start))
+    return chosen
+
+
+def lp_groups(
+    cands: Sequence[Candidate], jobs: int, candidate: np.ndarray, kind: np.ndarray, start: np.ndarray, x: np.ndarray
+) -> list[tuple[int, list[int]]]:
+    """LP rounding: a packing from the LP mass of each candidate, in x-weighted start order.
+
+    Candidates are taken greedily by total x (over types and periods) while their jobs are
+    free; a job left over runs alone. Each group may use the types its LP answer uses most
+    (every type when it has no mass), in priority of its x-weighted mean start.
+    """
+    n = len(cands)
+    mass = np.bincount(candidate, weights=x, minlength=n)
+    when = np.bincount(candidate, weights=x * start, minlength=n) / np.maximum(mass, 1e-12)
+    singles = {cands[c].jobs[0]: c for c in range(n) if len(cands[c].jobs) == 1}
+    taken: set[int] = set()
+    picked = []
+    for c in np.argsort(-mass, kind="stable"):
+        if mass[c] <= 1e-9 or taken & set(cands[c].jobs):
+            continue
+        taken |= set(cands[c].jobs)
+        picked.append(int(c))
+    picked += [singles[j] for j in range(jobs) if j not in taken]
+    order = sorted(picked, key=lambda c: (when[c] if mass[c] > 1e-9 else cands[c].release, c))
+    result = []
+    for c in order:
+        on = candidate == c
+        by_type = np.bincount(kind[on], weights=x[on], minlength=len(cands[c].durations))
+        heavy = [int(k) for k in np.flatnonzero(by_type >= 0.5 * by_type.max() - 1e-12)] if by_type.max() > 0 else []
+        types = heavy or [k for k, d in enumerate(cands[c].durations) if d is not None]
+        result.append((c, types))
+    return result

@@ -1,0 +1,183 @@
+"""Exact joint packing by an adaptive time-indexed LP (issue 11; DESIGN.md, "Known structure").
+
+One *level* of the method, on the relaxation of :mod:`models.packing.ti_grid` with the
+columns still in play (the *universe*; :mod:`models.packing.ti_lp`):
+
+1. column generation: the LP over a growing subset of the universe, priced over the whole
+   universe with the prefix-sum pricing of :mod:`models.packing.ti_duals`; after every LP
+   the Lagrangian bound is a certificate (also when the LP was stopped early);
+2. primal side: LP rounding plus a serial schedule (:mod:`models.packing.serial`), and the
+   same from an integer program over the universe when it is small (then also a bound) or
+   over the columns of least reduced cost; every answer is validated and scored by the
+   family's evaluator before it counts (:mod:`models.packing.ti_search`);
+3. reduced-cost fixing against the best answer drops the columns that lie in no better
+   solution; the survivors split into half periods (:func:`models.packing.ti_grid.refine`).
+
+Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
+universe would pass ``max_columns`` (memory), halving stops paying (``stall_levels``) or the
+time is spent. What is left of the time
+limit goes to CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the options
+the last level kept, hinted with the best answer and given the best bound as a cut; its
+answer counts when better, its bound when its data lie on its grid. The bound reported is the
+best of every valid bound computed (each level's, and the closed-form bound of
+:mod:`models.packing.bounds`), capped by the best answer: a level's bound speaks only of
+solutions better than the answer it pruned with.
+
+The horizon H (the tail starts there) is the best answer's makespan; any H is valid.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from models.packing import cpsat, ti_duals, ti_grid
+from models.packing.ti_lp import LevelState, column_generation, integer_program
+from models.packing.ti_search import Search, round_answer
+from packgap.packing import PackingInstance, PackingSolution
+from packgap.packing.evaluate import outcomes
+from packgap.result import Status, certified_gap
+from solvers.cpsat import solve_cpsat
+from solvers.outcome import SolveOptions
+
+#: Relative gap at which an answer counts as proven optimal (the evaluator's bound tolerance).
+OPTIMAL_GAP = 1e-6
+
+
+@dataclass(frozen=True)
+class TiSettings:
+    """``periods``: periods of the first level; ``max_columns``: universe cap (about 100
+    bytes each); ``batch``: columns added per pricing round; ``milp_universe``: largest
+    universe solved as an integer program (a bound), else ``milp_columns`` of least reduced
+    cost (an answer); ``milp_share``: its share of the time left;
+    ``stall_levels``: levels without progress (under 1 % of the gap each) before halving
+    stops; ``cpsat_share``: share of the time limit kept for the CP-SAT polish while a gap is
+    open (all of what is left once halving stops)."""
+
+    periods: int = 32
+    max_columns: int = 3_000_000
+    batch: int = 2000
+    milp_columns: int = 2000
+    milp_universe: int = 20_000
+    milp_share: float = 0.15
+    stall_levels: int = 3
+    cpsat_share: float = 0.25
+
+
+@dataclass(frozen=True)
+class Level:
+    period: float
+    universe: int
+    lp_columns: int
+    bound: float
+    objective: float
+    seconds: float
+
+
+@dataclass
+class TiOutcome:
+    """Best answer (validated), best valid bound, and what each level did."""
+
+    solution: PackingSolution
+    objective: float
+    bound: float
+    status: Status
+    levels: list[Level] = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        gap = certified_gap(self.objective, self.bound)
+        assert gap is not None
+        return gap
+
+
+def _polish(search: Search, allowed: set[tuple[int, int]], options: SolveOptions) -> bool:
+    """CP-SAT over the options still in play (module docstring); True when it timed out."""
+    cp = cpsat.build_cpsat(search.instance, search.best[1], rounding="feasible", floor=search.bound, allowed=allowed)
+    left = search.time_left()
+    if left is not None and left < 0.1:
+        return True
+    outcome, solver = solve_cpsat(cp.model, replace(options, time_limit=left))
+    if outcome.has_solution:
+        search.offer(cpsat.answer(search.instance, cp, solver))
+    proven = cpsat.bound(cp, outcome.bound)
+    if proven is not None:
+        search.raise_bound(proven - search.w.constant)
+    return outcome.status == Status.TIMEOUT
+
+
+def _stalled(levels: list[Level], count: int) -> bool:
+    """True when each of the last ``count`` levels closed under 1 % of the gap it found."""
+    if len(levels) <= count:
+        return False
+    recent = levels[-count - 1 :]
+    return all(b.bound - a.bound < 0.01 * (a.objective - a.bound) for a, b in itertools.pairwise(recent))
+
+
+def solve_ti(
+    instance: PackingInstance,
+    hints: Sequence[PackingSolution],
+    options: SolveOptions,
+    settings: TiSettings = TiSettings(),
+    built: Callable[[], None] = lambda: None,
+) -> TiOutcome:
+    """Run the levels within ``options.time_limit`` (wall time from this call; ``built`` is
+    called once the first level's model data exist)."""
+    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
+    reserve = 0.0 if options.time_limit is None else settings.cpsat_share * options.time_limit
+    search = Search(instance, hints, None if deadline is None else deadline - reserve)
+    horizon = max(o.completion for o in outcomes(instance, search.best[1]))
+    grid = ti_grid.Grid(max(horizon, 1e-3) / settings.periods, settings.periods)
+    universe = ti_grid.all_columns(search.opts, grid, search.w)
+    state = LevelState(grid, universe, np.zeros(len(universe), dtype=bool))
+    built()
+    levels: list[Level] = []
+    timed_out = False
+    while True:
+        begin = time.perf_counter()
+        extra = search.columns_of(state.grid, search.best[1])
+        lp_columns = column_generation(search, state, extra, settings.batch, options)
+        if state.x is not None:
+            round_answer(search, state.universe.subset(state.lp_index), state.x)
+        if search.gap() > OPTIMAL_GAP:
+            integer_program(search, state, settings.milp_share, settings.milp_universe, settings.milp_columns, options)
+        levels.append(
+            Level(
+                state.grid.period,
+                len(state.universe),
+                lp_columns,
+                search.bound,
+                search.best[0],
+                time.perf_counter() - begin,
+            )
+        )
+        if search.gap() <= OPTIMAL_GAP:
+            break
+        if search.out_of_time() or state.rc is None or state.bound is None:
+            timed_out = True
+            break
+        keep = ti_duals.improving(search.opts, state.universe, state.rc, state.bound, search.ceiling())
+        if 2 * keep.sum() > settings.max_columns or _stalled(levels, settings.stall_levels):
+            break
+        support = np.zeros(len(state.universe), dtype=bool)
+        if state.x is not None:
+            support[state.lp_index[state.x > 1e-9]] = True
+        grid, universe, parent = ti_grid.refine(search.opts, state.grid, search.w, state.universe.subset(keep))
+        state = LevelState(grid, universe, support[keep][parent])
+    search.deadline = deadline
+    if search.gap() > OPTIMAL_GAP and reserve > 0:
+        allowed = set(
+            zip(
+                search.opts.candidate[state.universe.option].tolist(),
+                search.opts.kind[state.universe.option].tolist(),
+                strict=True,
+            )
+        )
+        timed_out = _polish(search, allowed, options) or timed_out
+    gap = search.gap()
+    status = Status.OPTIMAL if gap <= OPTIMAL_GAP else (Status.TIMEOUT if timed_out else Status.FEASIBLE)
+    return TiOutcome(search.best[1], search.best[0], min(search.bound, search.best[0]), status, levels)

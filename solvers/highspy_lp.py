@@ -1,0 +1,141 @@
+"""Linear and mixed-integer programs handed to HiGHS as numpy arrays (raw ``highspy``).
+
+For models built column by column (column generation) or too large for Pyomo's
+per-nonzero cost (about 17 us, DESIGN.md): rows are declared once, columns arrive as CSC
+arrays, and the same HiGHS instance is re-solved warm after each batch of new columns.
+
+Conventions: minimisation; row duals ``y`` and reduced costs ``c - A^T y`` as HiGHS reports
+them (a binding ``<=`` row has ``y <= 0``). The duals are floating-point numbers from a
+possibly unfinished solve; a caller that needs a certified bound recomputes it from them
+(weak duality), it never trusts ``objective``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from packgap.errors import SolverUnavailableError
+from packgap.result import Status
+from solvers.outcome import SolveOptions
+
+
+def _highspy() -> Any:
+    try:
+        import highspy
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise SolverUnavailableError(f"highspy cannot be imported: {exc}") from None
+    return highspy
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A batch of columns in CSC form: ``starts[i]:starts[i + 1]`` indexes column i's entries."""
+
+    cost: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    starts: np.ndarray
+    rows: np.ndarray
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.cost)
+
+
+@dataclass(frozen=True)
+class LpSolution:
+    """One solve: ``x`` (None without a primal point), row duals ``y`` and reduced costs
+    ``dj`` (None for a MIP or without a dual point)."""
+
+    status: Status
+    objective: float | None
+    x: np.ndarray | None
+    y: np.ndarray | None
+    dj: np.ndarray | None
+    mip_bound: float | None
+    wall_s: float
+    message: str
+
+
+class HighsModel:
+    """A HiGHS model with fixed rows, grown by :meth:`add_columns` and solved repeatedly."""
+
+    def __init__(self, row_lower: np.ndarray, row_upper: np.ndarray, options: SolveOptions) -> None:
+        hs = _highspy()
+        self._hs = hs
+        self.highs = hs.Highs()
+        self.highs.setOptionValue("output_flag", False)
+        self.highs.setOptionValue("threads", options.threads)
+        self.highs.setOptionValue("random_seed", options.seed)
+        self.highs.setOptionValue("mip_rel_gap", options.mip_gap)
+        lower = np.where(np.isfinite(row_lower), row_lower, -hs.kHighsInf).astype(float)
+        upper = np.where(np.isfinite(row_upper), row_upper, hs.kHighsInf).astype(float)
+        empty = np.zeros(len(lower), dtype=np.int32)
+        self.highs.addRows(len(lower), lower, upper, 0, empty, np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.columns = 0
+        self.integer = False
+
+    @property
+    def rows(self) -> int:
+        return int(self.highs.getNumRow())
+
+    def add_columns(self, cols: Columns) -> None:
+        if not len(cols):
+            return
+        upper = np.where(np.isfinite(cols.upper), cols.upper, self._hs.kHighsInf).astype(float)
+        self.highs.addCols(
+            len(cols),
+            cols.cost.astype(float),
+            cols.lower.astype(float),
+            upper,
+            len(cols.rows),
+            cols.starts[:-1].astype(np.int32),
+            cols.rows.astype(np.int32),
+            cols.values.astype(float),
+        )
+        self.columns += len(cols)
+
+    def set_integer(self, integer: bool) -> None:
+        """Every column integer (a MIP) or every column continuous (its LP relaxation)."""
+        kind = self._hs.HighsVarType.kInteger if integer else self._hs.HighsVarType.kContinuous
+        n = self.columns
+        self.highs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.array([kind] * n))
+        self.integer = integer
+
+    def solve(self, time_limit: float | None) -> LpSolution:
+        """Solve (warm from the last basis for an LP); ``time_limit`` covers this call only."""
+        hs = self._hs
+        self.highs.setOptionValue("time_limit", float("inf") if time_limit is None else max(time_limit, 1e-3))
+        start = time.perf_counter()
+        self.highs.run()
+        wall = time.perf_counter() - start
+        model_status = self.highs.getModelStatus()
+        info = self.highs.getInfo()
+        is_mip = self.integer
+        solution = self.highs.getSolution()
+        x = np.array(solution.col_value) if info.primal_solution_status >= 1 else None
+        duals = not is_mip and solution.dual_valid
+        y = np.array(solution.row_dual) if duals else None
+        dj = np.array(solution.col_dual) if duals else None
+        feasible = info.primal_solution_status == 2
+        objective = float(info.objective_function_value) if feasible else None
+        if model_status == hs.HighsModelStatus.kOptimal:
+            status = Status.OPTIMAL
+        elif model_status == hs.HighsModelStatus.kInfeasible:
+            status = Status.INFEASIBLE
+        elif model_status in (hs.HighsModelStatus.kTimeLimit, hs.HighsModelStatus.kIterationLimit):
+            status = Status.TIMEOUT
+        else:
+            status = Status.ERROR
+        bound = float(info.mip_dual_bound) if is_mip and np.isfinite(info.mip_dual_bound) else None
+        message = self.highs.modelStatusToString(model_status)
+        return LpSolution(status, objective, x if feasible else None, y, dj, bound, wall, message)
+
+
+def version() -> str:
+    h = _highspy().Highs()
+    return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"

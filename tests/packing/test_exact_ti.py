@@ -1,0 +1,111 @@
+"""The time-indexed exact packing method (models.packing.ti): certificates and answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from models.packing import ti_duals, ti_grid
+from models.packing.bounds import lower_bound
+from models.packing.data import candidates, weights
+from models.packing.ti import OPTIMAL_GAP, TiSettings, solve_ti
+from packgap.packing import FAMILY, PackingInstance
+from packgap.result import Status
+from solvers.highspy_lp import Columns
+from solvers.outcome import SolveOptions
+from tests.packing.strategies import instances
+from tests.packing.test_exact_brute import brute_force
+
+TOL = 1e-6
+
+
+def _below(bound: float, value: float) -> bool:
+    return bound <= value + TOL * max(1.0, abs(value))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(max_jobs=4), st.sampled_from((2, 8, 32)))
+def test_bound_never_passes_the_brute_force_optimum(inst: PackingInstance, periods: int) -> None:
+    optimum = brute_force(inst)
+    out = solve_ti(inst, [], SolveOptions(time_limit=10), TiSettings(periods=periods))
+    FAMILY.validate(inst, out.solution)
+    assert out.objective == pytest.approx(FAMILY.evaluate(inst, out.solution).objective)
+    assert _below(out.bound, optimum)
+    assert _below(optimum, out.objective)
+    assert out.bound <= out.objective
+    for level in out.levels:
+        assert _below(level.bound, optimum)
+    if out.status == Status.OPTIMAL:
+        assert out.objective == pytest.approx(optimum, rel=2 * OPTIMAL_GAP, abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(max_jobs=4), st.integers(0, 2**31), st.sampled_from((1, 4, 16)))
+def test_any_prices_give_a_certificate(inst: PackingInstance, seed: int, periods: int) -> None:
+    """Weak duality with arbitrary row prices (an LP stopped anywhere), on the full universe."""
+    optimum = brute_force(inst)
+    opts, w = ti_grid.options(inst, candidates(inst)), weights(inst)
+    span = sum(max(d for d in c.durations if d is not None) for c in candidates(inst))
+    grid = ti_grid.Grid(span / periods, periods)
+    universe = ti_grid.all_columns(opts, grid, w)
+    segments = ti_grid.segments_for(opts, len(inst.gpu_types), len(inst.jobs), universe)
+    rng = np.random.default_rng(seed)
+    scale = abs(optimum) + 1.0
+    prices = ti_duals.duals(rng.normal(0.0, scale, len(inst.jobs)), rng.normal(0.0, scale, len(segments)))
+    rc = ti_duals.reduced_costs(opts, segments, universe, prices)
+    counts = np.array([t.count for t in inst.gpu_types])
+    bound = ti_duals.lagrangian_bound(opts, counts, segments, universe, rc, prices)
+    assert _below(bound.value + w.constant, optimum)
+
+
+def test_reduced_costs_match_the_solver_matrix() -> None:
+    """Prefix-sum pricing equals c - A^T y on the step-formulation arrays the LP receives,
+    with each segment priced by its usage variable's reduced cost."""
+    from instances.packing.generator import generate
+
+    inst = generate(6, 2, gpu_types=(("A800", 2), ("A10", 4)), demands={1: 0.5, 2: 0.5})
+    opts, w = ti_grid.options(inst, candidates(inst)), weights(inst)
+    universe = ti_grid.all_columns(opts, ti_grid.Grid(50.0, 40), w)
+    n = len(inst.jobs)
+    segments = ti_grid.segments_for(opts, len(inst.gpu_types), n, universe)
+    rng = np.random.default_rng(0)
+    # Positive balance-row prices falling within each type: every usage reduced cost <= 0.
+    steps = [np.cumsum(rng.random(len(e))[::-1])[::-1] for e in segments.events]
+    y = np.concatenate([rng.normal(size=n), *steps])
+
+    def dense(cols: Columns) -> np.ndarray:
+        matrix = np.zeros((n + len(segments), len(cols)))
+        for i in range(len(cols)):
+            span = slice(cols.starts[i], cols.starts[i + 1])
+            matrix[cols.rows[span], i] = cols.values[span]
+        return matrix
+
+    usage = segments.usage_columns(np.array([t.count for t in inst.gpu_types]))
+    dj = usage.cost - dense(usage).T @ y
+    assert (dj <= 1e-12).all()
+    cols = ti_grid.to_solver(opts, segments, universe)
+    rc = ti_duals.reduced_costs(opts, segments, universe, ti_duals.duals(y[:n], dj))
+    np.testing.assert_allclose(rc, cols.cost - dense(cols).T @ y, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_twenty_generated_jobs_are_proven_optimal(seed: int) -> None:
+    from instances.packing.generator import generate
+
+    inst = generate(20, seed)
+    out = solve_ti(inst, [], SolveOptions(time_limit=30))
+    assert out.status == Status.OPTIMAL and out.gap <= OPTIMAL_GAP
+    assert out.bound >= lower_bound(inst).objective
+
+
+def test_a_timed_out_run_returns_its_incumbent_and_a_valid_bound() -> None:
+    from instances.packing.generator import generate
+
+    inst = generate(40, 3)
+    out = solve_ti(inst, [], SolveOptions(time_limit=0.5))
+    FAMILY.validate(inst, out.solution)
+    assert out.status == Status.TIMEOUT
+    assert lower_bound(inst).objective <= out.bound <= out.objective
+    assert out.objective == pytest.approx(FAMILY.evaluate(inst, out.solution).objective)
