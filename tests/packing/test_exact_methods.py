@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.method import RunContext
 from analysis.packing.methods import METHODS
 from analysis.run import solve
 from models.packing.cpsat import bound, build_cpsat
@@ -14,19 +13,11 @@ from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
 from solvers.outcome import SolveOptions
 from tests.packing.strategies import grid_instances, instances
+from tests.packing.test_exact import _solve
 from tests.packing.test_exact_brute import brute_force
 
 BY_NAME = {m.name: m for m in METHODS}
-OPTIONS = SolveOptions(time_limit=20.0)
 TOL = 1e-6
-
-
-def _run(name: str, inst: PackingInstance, **params: object):  # type: ignore[no-untyped-def]
-    method = BY_NAME[name]
-    out = method.run(inst, RunContext(OPTIONS, method.resolve_params(params)))
-    assert out.solution is not None
-    FAMILY.validate(inst, out.solution)
-    return out, FAMILY.evaluate(inst, out.solution).objective
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,7 +26,7 @@ def test_relaxed_cpsat_bound_is_a_certificate_off_the_grid(inst: PackingInstance
     """Data off every grid, coarse ticks: the bound still never passes the optimum."""
     optimum = brute_force(inst)
     for tick in (0.0, 1.0):
-        out, value = _run("exact-cpsat", inst, hint="none", resolution=tick)
+        out, value = _solve("exact-cpsat", inst, hint="none", resolution=tick)
         assert out.bound is not None and out.bound <= optimum + TOL * max(1.0, abs(optimum))
         assert value >= optimum - TOL * max(1.0, abs(optimum))
 
@@ -52,7 +43,7 @@ def test_feasible_rounding_reports_no_bound_off_the_grid() -> None:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_instances())
 def test_ti_cpsat_and_milp_agree_where_they_prove_optimality(inst: PackingInstance) -> None:
-    answers = {name: _run(name, inst) for name in ("exact-ti", "exact-cpsat", "exact-milp")}
+    answers = {name: _solve(name, inst) for name in ("exact-ti", "exact-cpsat", "exact-milp")}
     proven = [value for out, value in answers.values() if out.status == Status.OPTIMAL]
     assert answers["exact-ti"][0].status == Status.OPTIMAL
     for value in proven:
@@ -64,14 +55,14 @@ def test_ti_cpsat_and_milp_agree_where_they_prove_optimality(inst: PackingInstan
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_instances(max_jobs=4, mixed=True))
 def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
-    out, value = _run("exact-ti", inst)
+    out, value = _solve("exact-ti", inst)
     assert out.bound is not None and out.bound <= value + TOL
-    cp, v_cp = _run("exact-cpsat", inst)
+    cp, v_cp = _solve("exact-cpsat", inst)
     if out.status == cp.status == Status.OPTIMAL:
         assert value == pytest.approx(v_cp, rel=1e-6, abs=1e-9)
     if len({j.gpus for j in inst.jobs}) > 1:
         with pytest.raises(PackgapError, match="one GPU demand"):
-            _run("exact-milp", inst)
+            _solve("exact-milp", inst)
 
 
 @pytest.mark.parametrize("packer", ["dab", "blossom", "none"])
