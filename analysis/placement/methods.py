@@ -67,7 +67,7 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     from models.placement.block_paths import start_values
-    from models.placement.block_search import dual_search, pruned_model, settle
+    from models.placement.block_search import dual_search, pruned_model, resume, settle
     from solvers.highspy_mip import solve_mip, version
 
     left = ctx.time_left()
@@ -75,6 +75,8 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
     share = None if left is None else ctx.params["dual_share"] * left
     found = dual_search(instance, start, share, gap=ctx.options.mip_gap)
     model = pruned_model(found, ctx.options.mip_gap, ctx.params["max_columns"])
+    if model is None and not found.within(ctx.options.mip_gap):
+        found = resume(found, ctx.time_left(), gap=ctx.options.mip_gap)
     ctx.built()
     left = ctx.time_left()
     starved = left is not None and left < MIN_SOLVE_S

@@ -150,6 +150,7 @@ class DualResult:
     upper: float
     iterations: int
     out_of_time: bool
+    factor: float
 
 
 def maximise(
@@ -163,16 +164,18 @@ def maximise(
     iterations: int = 5000,
     patience: int = 20,
     start: tuple[np.ndarray, np.ndarray] | None = None,
+    factor: float = 1.0,
 ) -> DualResult:
     """Subgradient ascent on ``L`` from ``start`` (default: transport prices), Polyak steps
-    towards ``upper`` (a placement's objective). Every ``probe_every`` steps in which the best
-    point changed, and at the end, ``probe`` may lower ``upper`` (e.g. by a repaired
-    placement). Stops after ``seconds`` or ``iterations``, when the step has shrunk to nothing,
-    or when ``L`` is within ``gap`` (relative) of ``upper``."""
+    of ``factor`` times the distance to ``upper`` (a placement's objective). Every
+    ``probe_every`` steps in which the best point changed, and at the end, ``probe`` may lower
+    ``upper`` (e.g. by a repaired placement). Stops after ``seconds`` or ``iterations``, when the
+    step factor has been halved below ``MIN_FACTOR``, or when ``L`` is within ``gap``
+    (relative) of ``upper``."""
     began = time.perf_counter()
     pi, mu = start if start is not None else transport_prices(rd)
     point = best = probed = evaluate(rd, pi, mu)
-    factor, stale, done = 1.0, 0, 1
+    stale, done = 0, 1
 
     def more() -> bool:
         tol = max(1e-9, gap) * max(1.0, abs(upper))
@@ -199,4 +202,4 @@ def maximise(
             upper, probed = min(upper, probe(best)), best
     if probe is not None and best is not probed:
         upper = min(upper, probe(best))
-    return DualResult(best, upper, done, out_of_time())
+    return DualResult(best, upper, done, out_of_time(), factor)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from models.placement.block_bound import DualPoint, RoundDual, maximise, round_dual
 from models.placement.block_paths import BlockModel, build_blocks, extract
 from models.placement.pruning import kept_arcs
@@ -22,6 +24,8 @@ from solvers.outcome import status_from_gap
 
 #: Relative gap under which the incumbent counts as proven optimal.
 GAP_TOL = 1e-9
+#: Steps of the ascent between two repairs (when its best prices changed).
+PROBE_EVERY = 25
 
 
 @dataclass(frozen=True)
@@ -36,40 +40,63 @@ class Search:
     iterations: int
     out_of_time: bool
     improvements: int
+    factor: float
+
+    def within(self, gap: float) -> bool:
+        """True when the certified gap is at most ``gap`` (or closed)."""
+        return self.objective - self.bound <= max(GAP_TOL, gap) * abs(self.objective)
 
 
 def dual_search(
-    instance: PlacementInstance,
-    start: PlacementSolution,
-    seconds: float | None,
-    *,
-    gap: float = 0.0,
-    probe_every: int = 25,
+    instance: PlacementInstance, start: PlacementSolution, seconds: float | None, *, gap: float = 0.0
 ) -> Search:
     """Lagrangian ascent from placement ``start``, probing repairs, for at most ``seconds`` or
     until the certified gap is at most ``gap``."""
-    rd = round_dual(instance)
-    best = [(FAMILY.evaluate(instance, start).objective, start)]
+    incumbent = (FAMILY.evaluate(instance, start).objective, start)
+    return _ascend(round_dual(instance), incumbent, None, seconds, gap, None)
 
-    def probe(point: DualPoint) -> float:
-        solution = repair(rd, point.pi, point.mu)
+
+def resume(found: Search, seconds: float | None, *, gap: float = 0.0) -> Search:
+    """Go on with the ascent of ``found`` from its best prices, step and incumbent."""
+    return _ascend(found.rd, (found.objective, found.solution), found.point, seconds, gap, found)
+
+
+def _ascend(
+    rd: RoundDual,
+    incumbent: tuple[float, PlacementSolution],
+    point: DualPoint | None,
+    seconds: float | None,
+    gap: float,
+    before: Search | None,
+) -> Search:
+    instance = rd.instance
+    best = [incumbent]
+
+    def probe(prices: DualPoint) -> float:
+        solution = repair(rd, prices.pi, prices.mu)
         FAMILY.validate(instance, solution)
         objective = FAMILY.evaluate(instance, solution).objective
         if objective < best[-1][0]:
             best.append((objective, solution))
         return best[-1][0]
 
-    result = maximise(rd, best[-1][0], seconds, probe=probe, probe_every=probe_every, gap=gap)
+    start = None if point is None else (point.pi, point.mu)
+    factor = 1.0 if before is None else before.factor
+    result = maximise(
+        rd, incumbent[0], seconds, probe=probe, probe_every=PROBE_EVERY, gap=gap, start=start, factor=factor
+    )
     objective, solution = best[-1]
-    bound = min(result.best.value, objective)
-    return Search(rd, solution, objective, bound, result.best, result.iterations, result.out_of_time, len(best) - 1)
+    bound = min(max(result.best.value, -np.inf if before is None else before.bound), objective)
+    steps = result.iterations + (0 if before is None else before.iterations)
+    kept = len(best) - 1 + (0 if before is None else before.improvements)
+    return Search(rd, solution, objective, bound, result.best, steps, result.out_of_time, kept, result.factor)
 
 
 def pruned_model(found: Search, mip_gap: float, max_columns: int) -> BlockModel | None:
     """The block-path MILP restricted to what a placement better than ``found``'s can use
     (``models.placement.pruning``); None when the gap is already within ``mip_gap`` (or
     closed) or the model would have more than ``max_columns`` columns."""
-    if found.objective - found.bound <= max(GAP_TOL, mip_gap) * abs(found.objective):
+    if found.within(mip_gap):
         return None
     kept = kept_arcs(found.rd, found.point.pi, found.point.mu, found.bound, found.objective)
     if kept.columns() > max_columns:
