@@ -10,7 +10,8 @@ overhead, in the job's own work units) and may ask to be woken at a later time.
 
 The engine advances to the earliest of: the next arrival, the earliest finish at the
 current rates, the requested wake-up. It records, per job, the first start, the finish,
-every constant-rate segment and how often it was stopped before finishing.
+every constant-rate segment (consecutive equal rates merged) and how often it was stopped
+before finishing. Each event costs time in the running jobs, not the waiting ones.
 
 Example
 -------
@@ -171,8 +172,14 @@ def _checked_jobs(jobs: Iterable[EngineJob]) -> list[EngineJob]:
     return out
 
 
-def _apply(decision: Decision, now: float, progress: dict[str, Progress], active: dict[str, Progress]) -> None:
-    """Set every active job's rate from ``decision``; count stops of started jobs."""
+def _apply(
+    decision: Decision,
+    now: float,
+    progress: dict[str, Progress],
+    active: dict[str, Progress],
+    running: dict[str, Progress],
+) -> None:
+    """Set the rates of ``decision``; every running job it leaves out stops (a preemption)."""
     for jid, extra in decision.charge.items():
         if jid not in active or not (math.isfinite(extra) and extra >= 0):
             raise EngineError(f"charge {extra!r} for job {jid!r}: not an active job or not a finite amount >= 0")
@@ -183,13 +190,15 @@ def _apply(decision: Decision, now: float, progress: dict[str, Progress], active
             raise EngineError(f"policy gave a rate to job {jid!r}, which is {state}")
         if not (math.isfinite(rate) and rate > 0):
             raise EngineError(f"policy gave job {jid!r} rate {rate!r}; rates must be finite and > 0")
-    for p in active.values():
-        new = decision.rates.get(p.id, 0.0)
-        if p.rate > 0 and new == 0:
-            p.preemptions += 1
-        if new > 0 and p.start is None:
+    for jid in [jid for jid in running if jid not in decision.rates]:
+        running.pop(jid).rate = 0.0
+        progress[jid].preemptions += 1
+    for jid, rate in decision.rates.items():
+        p = active[jid]
+        if p.start is None:
             p.start = now
-        p.rate = new
+        p.rate = rate
+        running[jid] = p
 
 
 def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_000_000) -> Run:
@@ -203,6 +212,7 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
     progress = {j.id: Progress(j) for j in order}
     pending = sorted(order, key=lambda j: j.arrival)
     active: dict[str, Progress] = {}
+    running: dict[str, Progress] = {}
     now, nxt, events = 0.0, 0, 0
     arrived: list[str] = []
     finished: list[str] = []
@@ -219,30 +229,32 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
         events += 1
         if events > max_events:
             raise EngineError(f"more than {max_events} events: the policy keeps waking without progress")
-        _apply(decision, now, progress, active)
+        _apply(decision, now, progress, active, running)
         wake = decision.wake_at if decision.wake_at is not None and decision.wake_at > now else None
         arrived, finished = [], []
-        candidates = [p.remaining / p.rate for p in active.values() if p.rate > 0]
-        step = min(candidates, default=math.inf)
-        if nxt < len(pending):
-            step = min(step, pending[nxt].arrival - now)
+        step = min((p.remaining / p.rate for p in running.values()), default=math.inf)
+        # Land exactly on an arrival or a wake-up, so round-off never leaves it ahead.
+        end = now + step
+        if nxt < len(pending) and pending[nxt].arrival - now <= step:
+            step, end = pending[nxt].arrival - now, pending[nxt].arrival
         woken = wake is not None and wake - now <= step
         if woken and wake is not None:
-            step = wake - now
+            step, end = wake - now, wake
         if not math.isfinite(step):
             stuck = ", ".join(sorted(active))
             raise EngineError(f"at t = {now:g} jobs {stuck} wait with nothing running, arriving or waking")
-        end = now + step
-        for p in list(active.values()):
-            if p.rate <= 0:
-                continue
-            p.segments.append(Segment(now, end, p.rate))
+        for p in list(running.values()):
+            last = p.segments[-1] if p.segments else None
+            if last is not None and last.end == now and last.rate == p.rate:
+                p.segments[-1] = Segment(last.start, end, p.rate)
+            else:
+                p.segments.append(Segment(now, end, p.rate))
             p.running_s += step
             p.done += p.rate * step
             if p.remaining <= WORK_TOL * p.work or p.remaining / p.rate <= WORK_TOL * max(1.0, end):
                 p.done, p.finish, p.rate = p.work, end, 0.0
                 finished.append(p.id)
-                del active[p.id]
+                del active[p.id], running[p.id]
         now = end
     return Run({jid: _record(p) for jid, p in progress.items()}, events)
 

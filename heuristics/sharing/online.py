@@ -46,6 +46,10 @@ class View:
     def free_gpus(self) -> list[int]:
         return [g for g, h in enumerate(self.holders) if not h]
 
+    def shareable(self) -> int:
+        """GPUs holding no job or one job: the most a waiting job could be given now."""
+        return sum(1 for h in self.holders if len(h) < 2)
+
     def alone_gpus(self) -> dict[str, list[int]]:
         """GPUs that hold exactly one job, by that job (Algorithm 1's G_OJ), in GPU order."""
         out: dict[str, list[int]] = {}

@@ -20,7 +20,7 @@ O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from heuristics.sharing.batch_scaling import SharingConfig, best_sharing
 from heuristics.sharing.exclusive import solo_length
@@ -62,9 +62,17 @@ def place_job(view: View, job: Job, free_gpus_first: bool = False) -> bool:
 
 
 def sjf_bsbf_policy(free_gpus_first: bool = False) -> OnlinePolicy:
+    return in_order(lambda view, job: solo_length(view, job), free_gpus_first)
+
+
+def in_order(key: Callable[[View, Job], float], free_gpus_first: bool) -> OnlinePolicy:
+    """Lines 2-20 of Algorithm 1 over the waiting jobs in ``key`` order."""
+
     def policy(view: View) -> None:
-        for job in sorted(view.waiting, key=lambda j: (solo_length(view, j), j.arrival, j.id)):
-            place_job(view, job, free_gpus_first)
+        room = view.shareable()
+        for job in sorted(view.waiting, key=lambda j: (key(view, j), j.arrival, j.id)):
+            if job.gpus <= room and place_job(view, job, free_gpus_first):
+                room = view.shareable()
 
     return policy
 
@@ -80,8 +88,4 @@ def bsbf_in_order(
     """Algorithm 1's placement with ``priority`` (lower first) in place of L_k: the replay of
     an exact relaxation's completion order as a real schedule."""
 
-    def policy(view: View) -> None:
-        for job in sorted(view.waiting, key=lambda j: (priority[j.id], j.arrival, j.id)):
-            place_job(view, job, free_gpus_first)
-
-    return run_online(instance, policy)
+    return run_online(instance, in_order(lambda view, job: priority[job.id], free_gpus_first))

@@ -47,7 +47,9 @@ def sjf_ffs(instance: SharingInstance) -> SharingSolution:
     """SJF-FFS over the whole workload (online, non-preemptive)."""
 
     def policy(view: View) -> None:
+        room = view.shareable()
         for job in sorted(view.waiting, key=lambda j: (solo_length(view, j), j.arrival, j.id)):
-            first_fit(view, job)
+            if job.gpus <= room and first_fit(view, job):
+                room = view.shareable()
 
     return run_online(instance, policy)

@@ -56,6 +56,7 @@ class Perf:
         self.instance = instance
         self.jobs = {j.id: j for j in instance.jobs}
         self._iter: dict[tuple[str, int], float] = {}
+        self._solo: dict[str, int] = {}
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
@@ -84,6 +85,8 @@ class Perf:
 
     def solo_batch(self, job: Job) -> int:
         """The sub-batch of a job alone on its GPUs (the largest that fits an empty GPU)."""
-        b = self.largest_fitting(job, self.instance.cluster.gpu_memory_gb)
-        assert b is not None, "the instance reader rejects jobs that fit no GPU at b = 1"
-        return b
+        if job.id not in self._solo:
+            b = self.largest_fitting(job, self.instance.cluster.gpu_memory_gb)
+            assert b is not None, "the instance reader rejects jobs that fit no GPU at b = 1"
+            self._solo[job.id] = b
+        return self._solo[job.id]
