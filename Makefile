@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench bench-check bench-baseline lint clean figures figures-quick
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,31 @@ test: $(STAMP)
 bench: $(STAMP)
 	PACKGAP_BENCH=large $(BIN)/pytest benchmarks --benchmark-enable --benchmark-autosave -o addopts="--import-mode=importlib" -q
 
+# The small benchmark set (each case a few seconds at most), timed and compared to the committed
+# baseline as ratios to a calibration loop; see benchmarks/check.py.
+BENCH_RUN = $(BIN)/pytest benchmarks -o addopts="--import-mode=importlib" -q -p no:warnings --benchmark-enable \
+	--benchmark-max-time=0.5 --benchmark-min-rounds=3 --benchmark-json=.benchmarks/check.json
+
+bench-check: $(STAMP)
+	mkdir -p .benchmarks
+	$(BENCH_RUN)
+	$(BIN)/python benchmarks/check.py .benchmarks/check.json benchmarks/baseline.json
+
+bench-baseline: $(STAMP)
+	mkdir -p .benchmarks
+	$(BENCH_RUN)
+	$(BIN)/python benchmarks/check.py .benchmarks/check.json benchmarks/baseline.json --write
+
+figures: $(STAMP)
+	$(BIN)/packgap figures --all --out figures
+
+figures-quick: $(STAMP)
+	$(BIN)/packgap figures --all --quick --out figures-quick
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks demo-planning.json
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks demo-planning.json figures-quick

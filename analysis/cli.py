@@ -39,6 +39,7 @@ from analysis.cliutil import (
     reports_errors,
     result_table,
     save_json,
+    ticking,
 )
 from packgap import jsonio
 from packgap.errors import PackgapError
@@ -226,6 +227,52 @@ def show_rows(frame: Any, as_json: bool) -> None:
     for row in frame[list(ROW_COLUMNS)].itertuples(index=False):
         table.add_row(*(fmt(v) for v in row))
     out.print(table)
+
+
+@app.command()
+@reports_errors
+def figures(
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[NAME]...", help="Reproductions (default: all).")
+    ] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every reproduction (the default without names).")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Small instances: the whole set in minutes.")] = False,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for figures and REPRODUCTION.md.")] = Path("figures"),
+    store: Annotated[
+        Path | None, typer.Option("--store", help="DuckDB file of computed rows (default OUT/reproductions.duckdb).")
+    ] = None,
+    recompute: Annotated[bool, typer.Option("--recompute", help="Compute again even when rows are stored.")] = False,
+    list_only: Annotated[bool, typer.Option("--list", help="List the reproductions and exit.")] = False,
+) -> None:
+    """Regenerate the papers' reproduced tables and figures (PNG, PDF) and REPRODUCTION.md;
+    computed rows are stored, so a rerun only redraws."""
+    from analysis.figures import chosen, report_markdown, reproduce
+    from analysis.store import ResultStore
+
+    if all_ and names:
+        raise PackgapError("give reproduction names or --all, not both")
+    items = chosen(names or [])
+    if list_only:
+        for r in items:
+            out.print(f"{r.name:<22} {r.paper:<9} {r.item:<10} {r.title}", highlight=False, soft_wrap=True)
+        return
+    if out_dir.exists() and not out_dir.is_dir():
+        raise PackgapError(f"--out {out_dir}: not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    store_path = store or out_dir / "reproductions.duckdb"
+    check_store(store_path)
+    db = ResultStore(store_path)
+    try:
+        with ticking("reproductions") as tick:
+            done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick)
+    finally:
+        db.close()
+    report = out_dir / "REPRODUCTION.md"
+    report.write_text(report_markdown(done, quick), encoding="utf-8")
+    for d in done:
+        note = "stored rows" if d.reused else "computed"
+        err.print(f"{d.reproduction.name}: {note}, {len(d.figures)} figure file(s)", highlight=False)
+    err.print(f"wrote {report}")
 
 
 def gap_view(table: Any) -> Table:

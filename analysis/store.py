@@ -31,6 +31,12 @@ _COLUMNS = """
 """
 
 
+_REPRODUCTION_COLUMNS = """
+    name VARCHAR, quick BOOLEAN, rows VARCHAR, seconds DOUBLE, packgap_version VARCHAR, python VARCHAR,
+    platform VARCHAR, created VARCHAR, packgap_commit VARCHAR
+"""
+
+
 @functools.cache
 def checkout_commit() -> str:
     """The git commit of this checkout (with ``-dirty`` for local changes), or "" outside git."""
@@ -63,6 +69,7 @@ class ResultStore:
         except duckdb.Error as exc:
             raise PackgapError(f"cannot open results store {path}: {exc}") from None
         self._db.execute(f"CREATE TABLE IF NOT EXISTS results ({_COLUMNS})")
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS reproductions ({_REPRODUCTION_COLUMNS})")
 
     def close(self) -> None:
         self._db.close()
@@ -102,6 +109,30 @@ class ResultStore:
                 result.message,
                 json.dumps(doc, sort_keys=True),
                 json.dumps(summary or {}, sort_keys=True),
+                checkout_commit(),
+            ],
+        )
+
+    def find_reproduction(self, name: str, quick: bool) -> list[dict[str, Any]] | None:
+        """The stored rows of a reproduction's latest compute, or None."""
+        row = self._db.execute(
+            "SELECT rows FROM reproductions WHERE name = ? AND quick = ? ORDER BY created DESC LIMIT 1", [name, quick]
+        ).fetchone()
+        return None if row is None else list(json.loads(row[0]))
+
+    def append_reproduction(self, name: str, quick: bool, rows: list[dict[str, Any]], seconds: float) -> None:
+        """Append a reproduction's computed rows (with the versions and commit that made them)."""
+        self._db.execute(
+            "INSERT INTO reproductions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                name,
+                quick,
+                jsonio.dumps(rows),
+                seconds,
+                packgap.__version__,
+                sys.version.split()[0],
+                platform.platform(),
+                datetime.now(UTC).isoformat(),
                 checkout_commit(),
             ],
         )

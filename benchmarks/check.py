@@ -1,0 +1,91 @@
+"""``make bench-check`` / ``make bench-baseline``: benchmark medians and solver quality against
+a committed baseline (``benchmarks/baseline.json``).
+
+Times are compared as ratios to the calibration loop measured in the same run
+(``test_machine_calibration``), so a faster or slower machine does not move them; a case fails
+when its normalised median grew past ``--threshold`` (default 1.5x, for noisy 2-core machines)
+and its baseline median is at least ``--floor`` seconds (shorter cases are timer noise).
+Quality fails too: a certified ``gap`` recorded in ``extra_info`` that grew by more than 0.01,
+or a ``status`` that was optimal and no longer is. ``--write`` makes the run the new baseline.
+
+    python benchmarks/check.py RUN.json benchmarks/baseline.json [--threshold 1.5] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+CALIBRATION = "benchmarks/test_machine_calibration.py::test_machine_calibration"
+GAP_SLACK = 0.01
+
+
+def summarise(run: dict[str, Any]) -> dict[str, Any]:
+    """Per case: median seconds, and the quality fields (gap, status) it recorded."""
+    cases = {}
+    for bench in run["benchmarks"]:
+        info = bench.get("extra_info", {})
+        cases[bench["fullname"]] = {
+            "median_s": bench["stats"]["median"],
+            **{k: info[k] for k in ("gap", "status") if k in info},
+        }
+    if CALIBRATION not in cases:
+        raise SystemExit(f"bench-check: the run has no {CALIBRATION}")
+    return {"machine": run.get("machine_info", {}).get("cpu", {}).get("brand_raw", ""), "cases": cases}
+
+
+def compare(run: dict[str, Any], base: dict[str, Any], threshold: float, floor: float) -> list[list[str]]:
+    """Rows of regressed cases: name, what, baseline, now."""
+    unit_now = run["cases"][CALIBRATION]["median_s"]
+    unit_base = base["cases"][CALIBRATION]["median_s"]
+    failed = []
+    for name, was in base["cases"].items():
+        now = run["cases"].get(name)
+        if now is None or name == CALIBRATION:
+            continue
+        ratio = (now["median_s"] / unit_now) / (was["median_s"] / unit_base)
+        if was["median_s"] >= floor and ratio > threshold:
+            failed.append([name, f"time x{ratio:.2f}", f"{was['median_s']:.4f} s", f"{now['median_s']:.4f} s"])
+        if was.get("gap") is not None and (now.get("gap") is None or now["gap"] > was["gap"] + GAP_SLACK):
+            failed.append([name, "certified gap", f"{was['gap']}", f"{now.get('gap')}"])
+        if was.get("status") == "optimal" and now.get("status") != "optimal":
+            failed.append([name, "status", "optimal", f"{now.get('status')}"])
+    return failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("baseline", type=Path)
+    parser.add_argument("--threshold", type=float, default=1.5)
+    parser.add_argument("--floor", type=float, default=0.002, help="ignore cases faster than this (s)")
+    parser.add_argument("--write", action="store_true", help="make this run the baseline")
+    args = parser.parse_args(argv)
+    run = summarise(json.loads(args.run.read_text()))
+    if args.write:
+        args.baseline.write_text(json.dumps(run, indent=1, sort_keys=True) + "\n")
+        print(f"bench-check: wrote {args.baseline} ({len(run['cases'])} cases)")
+        return 0
+    base = json.loads(args.baseline.read_text())
+    failed = compare(run, base, args.threshold, args.floor)
+    new = sorted(set(run["cases"]) - set(base["cases"]))
+    missing = sorted(set(base["cases"]) - set(run["cases"]))
+    for name in new:
+        print(f"bench-check: new case (not in the baseline): {name}")
+    for name in missing:
+        print(f"bench-check: baseline case not run: {name}")
+    if failed:
+        width = max(len(r[0]) for r in failed)
+        print(f"bench-check: {len(failed)} regression(s) against {args.baseline}:")
+        for name, what, was, now in failed:
+            print(f"  {name:<{width}}  {what:<14} baseline {was:>12}  now {now:>12}")
+        return 1
+    print(f"bench-check: {len(base['cases']) - len(missing)} cases within x{args.threshold} of the baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

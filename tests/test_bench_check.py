@@ -1,0 +1,44 @@
+"""``make bench-check`` flags slowdowns relative to the calibration loop and weaker solvers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from benchmarks.check import CALIBRATION, main
+
+
+def _run(unit: float, cases: dict[str, tuple[float, dict[str, Any]]]) -> dict[str, Any]:
+    benches = [{"fullname": CALIBRATION, "stats": {"median": unit}, "extra_info": {}}]
+    benches += [{"fullname": n, "stats": {"median": t}, "extra_info": info} for n, (t, info) in cases.items()]
+    return {"benchmarks": benches, "machine_info": {"cpu": {"brand_raw": "test"}}}
+
+
+def _check(tmp_path: Path, base: dict[str, Any], now: dict[str, Any]) -> int:
+    (tmp_path / "base-run.json").write_text(json.dumps(base))
+    (tmp_path / "now.json").write_text(json.dumps(now))
+    assert main([str(tmp_path / "base-run.json"), str(tmp_path / "baseline.json"), "--write"]) == 0
+    return main([str(tmp_path / "now.json"), str(tmp_path / "baseline.json")])
+
+
+def test_a_slower_machine_is_not_a_regression(tmp_path: Path) -> None:
+    base = _run(0.02, {"a": (0.1, {}), "b": (0.5, {"gap": 0.0, "status": "optimal"})})
+    slower = _run(0.04, {"a": (0.2, {}), "b": (1.0, {"gap": 0.0, "status": "optimal"})})
+    assert _check(tmp_path, base, slower) == 0
+
+
+def test_a_slower_case_fails_with_a_table(tmp_path: Path, capsys) -> None:
+    base = _run(0.02, {"a": (0.1, {}), "tiny": (0.0001, {})})
+    now = _run(0.02, {"a": (0.2, {}), "tiny": (0.001, {})})
+    assert _check(tmp_path, base, now) == 1
+    out = capsys.readouterr().out
+    assert "a" in out and "time x2.00" in out and "tiny" not in out.split("regression(s)")[1]
+
+
+def test_a_weaker_model_fails_like_a_slower_one(tmp_path: Path, capsys) -> None:
+    base = _run(0.02, {"m": (0.5, {"gap": 0.0, "status": "optimal"})})
+    now = _run(0.02, {"m": (0.5, {"gap": 0.05, "status": "timeout"})})
+    assert _check(tmp_path, base, now) == 1
+    out = capsys.readouterr().out
+    assert "certified gap" in out and "status" in out
