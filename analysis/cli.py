@@ -182,6 +182,12 @@ def report(
     by: Annotated[str | None, typer.Option("--by", help="Instance field to group by, e.g. groups.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a gap figure (PNG) grouped by --by.")] = None,
     rows: Annotated[bool, typer.Option("--rows", help="Every stored row instead of the gap table.")] = False,
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Write every stored row to a .csv or .parquet file.")
+    ] = None,
+    profile: Annotated[
+        str | None, typer.Option("--profile", help="Performance profile of time or objective (with --plot).")
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Gap table (and figure) from stored results; nothing is recomputed."""
@@ -192,6 +198,9 @@ def report(
         raise PackgapError(f"no results store at {store}")
     check_store(store)
     check_output(plot, "--plot", PLOT_SUFFIXES)
+    check_output(export, "--export", (".csv", ".parquet"))
+    if profile is not None and plot is None:
+        raise PackgapError("--profile needs --plot (the figure file)")
     db = ResultStore(store)
     try:
         frame = load_rows(db)
@@ -199,8 +208,18 @@ def report(
         db.close()
     if frame.empty:
         raise PackgapError(f"{store} holds no results")
+    if export is not None:
+        export_rows(frame, export)
+        err.print(f"wrote {export} ({len(frame)} rows)")
+        return
     if rows:
         show_rows(frame, as_json)
+        return
+    if profile is not None and plot is not None:
+        from analysis.profiles import plot_profiles
+
+        plot_profiles(frame, profile, plot)
+        err.print(f"wrote {plot}")
         return
     if by is not None and by not in frame.columns:
         raise PackgapError(f"--by {by}: not an instance field here (fields: {', '.join(sorted(frame.columns))})")
@@ -217,6 +236,21 @@ def report(
 
 #: Columns of ``report --rows`` on screen (``--json`` gives every column).
 ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "bound", "gap", "wall_s", "created")
+
+
+def export_rows(frame: Any, path: Path) -> None:
+    """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB)."""
+    if path.suffix.lower() == ".csv":
+        frame.to_csv(path, index=False)
+        return
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        con.register("rows_frame", frame)
+        con.execute(f"COPY rows_frame TO '{path.as_posix()}' (FORMAT PARQUET)")
+    finally:
+        con.close()
 
 
 def show_rows(frame: Any, as_json: bool) -> None:
