@@ -1,107 +1,157 @@
-"""Positional MILP of the planning problem with tardiness (Pyomo; solved elsewhere).
+"""Positional MILP of the planning problem with tardiness, without big-M (issue 11, item 3).
 
-Each GPU m (type k, index j) has positions q = 1..Q from the front. ``x[g, m, q]`` places
-group g there; ``C[m, q]`` is the completion time of position q (cumulative processing);
-group g's completion ``Cg[g]`` and tardiness ``T[g]`` follow with big-M linking.
+Horn's positional view (Horn 1973; Bruno, Coffman and Sethi 1974), per GPU: ``x[g, m, r]``
+puts group g at position r *from the last* on GPU m (type k). Counted from the end, a
+position's completion time is linear in x,
 
-Objective: sum_g Cg + w * sum_g T, the evaluator's objective.
+    C[m, r] = sum over positions r' >= r of sum_g p_gk x[g, m, r'],
 
-Strengthening (DESIGN.md: "formulation strength decides everything"):
+and so is the tardiness of whoever sits there, ``T[m, r] >= C[m, r] - sum_g d_g x[g, m, r]``
+(an empty position has ``C = 0`` when nothing precedes it). The sum of completion times is
+Horn's ``sum r p_gk x[g, m, r]``. The objective ``sum r p x + w sum T`` is the evaluator's
+for every plan whose occupied positions are 1..q; a plan with a gap only costs more, so the
+optimum has none. No big-M anywhere: the LP relaxation contains Horn's assignment (exact for
+the sum of completion times), where the former positional model linked completions to
+groups by big-M rows and needed Horn's bound as an extra cut.
 
-* ``horn_bound``: sum_g Cg >= the exact R||sum C optimum from Horn's flow, a valid
-  inequality that gives the LP relaxation the whole completion-time part of the optimum.
-* Identical GPUs: GPU j of a type holds at least as many groups as GPU j + 1 (symmetry).
-* Positions fill from the front (q + 1 used only if q is used).
+Strengthening: positions fill from 1 upward, and GPU j of a type holds at least as many
+groups as GPU j + 1 (identical GPUs are interchangeable). Built as numpy arrays for
+:func:`solvers.highspy_mip.solve_mip`; a plan (e.g. the best heuristic's) becomes a start.
 """
 
 from __future__ import annotations
 
-import pyomo.environ as pyo
+from dataclasses import dataclass
 
-from packgap.planning import PlanningInstance
+import numpy as np
+
+from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
+from solvers.highspy_mip import ArrayMip
 
 
-def machines(instance: PlanningInstance) -> list[tuple[int, int]]:
+@dataclass(frozen=True)
+class PositionalMilp:
+    """The arrays and where each variable block starts: ``x`` (groups x GPUs x positions),
+    then ``C`` and ``T`` (GPUs x positions)."""
+
+    mip: ArrayMip
+    gpus: list[tuple[int, int]]  # (type index, GPU index)
+    positions: int
+
+    def x_index(self, g: int, m: int, r: int) -> int:
+        return (g * len(self.gpus) + m) * self.positions + (r - 1)
+
+    @property
+    def x_count(self) -> int:
+        return self.mip.num_col - 2 * len(self.gpus) * self.positions
+
+
+def gpus(instance: PlanningInstance) -> list[tuple[int, int]]:
     return [(k, j) for k, t in enumerate(instance.gpu_types) for j in range(t.count)]
 
 
-def build_milp(instance: PlanningInstance, horn_bound: float | None = None) -> pyo.ConcreteModel:
-    """Build the model; ``horn_bound`` (exact sum-of-completion optimum) adds the valid cut."""
-    n = len(instance.groups)
-    ms = machines(instance)
-    model = pyo.ConcreteModel(name=f"planning-milp:{instance.name}")
-    model.G = pyo.RangeSet(0, n - 1)
-    model.M = pyo.RangeSet(0, len(ms) - 1)
-    model.Q = pyo.RangeSet(1, n)
-    big_m = sum(max(g.times) for g in instance.groups)
-    model.x = pyo.Var(model.G, model.M, model.Q, domain=pyo.Binary)
-    model.C = pyo.Var(model.M, pyo.RangeSet(0, n), bounds=(0, big_m))
-    model.Cg = pyo.Var(model.G, bounds=(0, big_m))
-    model.T = pyo.Var(model.G, bounds=(0, big_m))
-    add_assignment(model, n, ms)
-    add_position_times(model, instance, ms)
-    add_tardiness(model, instance, big_m)
-    add_symmetry_breaking(model, ms)
-    if horn_bound is not None:
-        model.horn = pyo.Constraint(expr=sum(model.Cg[g] for g in model.G) >= horn_bound)
-    w = instance.tardiness_weight
-    model.objective = pyo.Objective(
-        expr=sum(model.Cg[g] for g in model.G) + w * sum(model.T[g] for g in model.G),
-        sense=pyo.minimize,
+class _Rows:
+    """Rows collected as (row, column, value) triples with their bounds."""
+
+    def __init__(self) -> None:
+        self.rows: list[np.ndarray] = []
+        self.cols: list[np.ndarray] = []
+        self.vals: list[np.ndarray] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+
+    def add(self, cols: np.ndarray, vals: np.ndarray, lower: float, upper: float) -> None:
+        self.rows.append(np.full(len(cols), len(self.lower)))
+        self.cols.append(np.asarray(cols))
+        self.vals.append(np.asarray(vals, dtype=float))
+        self.lower.append(lower)
+        self.upper.append(upper)
+
+
+def build_milp(instance: PlanningInstance) -> PositionalMilp:
+    n, ms = len(instance.groups), gpus(instance)
+    q = n
+    times = np.array([g.times for g in instance.groups], dtype=float)
+    deadlines = np.array([g.deadline for g in instance.groups], dtype=float)
+    nx = n * len(ms) * q
+    x = np.arange(nx).reshape(n, len(ms), q)
+    c = nx + np.arange(len(ms) * q).reshape(len(ms), q)
+    t = nx + len(ms) * q + np.arange(len(ms) * q).reshape(len(ms), q)
+    rows = _Rows()
+    for g in range(n):
+        rows.add(x[g].ravel(), np.ones(x[g].size), 1.0, 1.0)
+    for m, (k, _) in enumerate(ms):
+        for r in range(q):
+            rows.add(x[:, m, r], np.ones(n), -np.inf, 1.0)
+            # C[m, r] = C[m, r + 1] + processing at r (positions from the last, 0-based here).
+            later = [c[m, r + 1]] if r + 1 < q else []
+            rows.add(np.r_[c[m, r], later, x[:, m, r]], np.r_[1.0, [-1.0] * len(later), -times[:, k]], 0.0, 0.0)
+            rows.add(np.r_[t[m, r], c[m, r], x[:, m, r]], np.r_[1.0, -1.0, deadlines], 0.0, np.inf)
+            if r + 1 < q:
+                rows.add(np.r_[x[:, m, r], x[:, m, r + 1]], np.r_[np.ones(n), -np.ones(n)], 0.0, np.inf)
+        if m + 1 < len(ms) and ms[m + 1][0] == k:
+            rows.add(np.r_[x[:, m].ravel(), x[:, m + 1].ravel()], np.r_[np.ones(n * q), -np.ones(n * q)], 0.0, np.inf)
+    kinds = np.array([k for k, _ in ms])
+    positions = np.arange(1, q + 1, dtype=float)
+    cost = np.concatenate(
+        [
+            (positions[None, None, :] * times[:, kinds][:, :, None]).ravel(),
+            np.zeros(len(ms) * q),
+            np.full(len(ms) * q, instance.tardiness_weight),
+        ]
     )
-    return model
+    return PositionalMilp(_arrays(cost, nx, rows), ms, q)
 
 
-def add_assignment(model: pyo.ConcreteModel, n: int, ms: list[tuple[int, int]]) -> None:
-    """Each group exactly once; each position at most once; positions fill from the front."""
-    model.once = pyo.Constraint(model.G, rule=lambda m, g: sum(m.x[g, i, q] for i in m.M for q in m.Q) == 1)
-    model.slot = pyo.Constraint(model.M, model.Q, rule=lambda m, i, q: sum(m.x[g, i, q] for g in m.G) <= 1)
-    model.front = pyo.Constraint(
-        model.M,
-        pyo.RangeSet(1, n - 1),
-        rule=lambda m, i, q: sum(m.x[g, i, q + 1] for g in m.G) <= sum(m.x[g, i, q] for g in m.G),
+def _arrays(cost: np.ndarray, integers: int, rows: _Rows) -> ArrayMip:
+    row, col, val = (np.concatenate(a) for a in (rows.rows, rows.cols, rows.vals))
+    order = np.lexsort((row, col))
+    start = np.searchsorted(col[order], np.arange(len(cost) + 1))
+    upper = np.concatenate([np.ones(integers), np.full(len(cost) - integers, np.inf)])
+    return ArrayMip(
+        cost=cost,
+        col_lower=np.zeros(len(cost)),
+        col_upper=upper,
+        integer=np.arange(len(cost)) < integers,
+        start=start.astype(np.int32),
+        index=row[order].astype(np.int32),
+        value=val[order],
+        row_lower=np.array(rows.lower),
+        row_upper=np.array(rows.upper),
     )
 
 
-def add_position_times(model: pyo.ConcreteModel, instance: PlanningInstance, ms: list[tuple[int, int]]) -> None:
-    """C[m, q] = C[m, q - 1] + processing time of the group at (m, q); C[m, 0] = 0."""
-    model.start = pyo.Constraint(model.M, rule=lambda m, i: m.C[i, 0] == 0)
-    model.cumulate = pyo.Constraint(
-        model.M,
-        model.Q,
-        rule=lambda m, i, q: (
-            m.C[i, q] == m.C[i, q - 1] + sum(instance.groups[g].times[ms[i][0]] * m.x[g, i, q] for g in m.G)
-        ),
-    )
+def start_from(instance: PlanningInstance, model: PositionalMilp, plan: PlanningSolution) -> np.ndarray:
+    """A full MIP start from a plan: its positions from the last, completions, tardiness."""
+    index = instance.group_index()
+    where = {(instance.type_names.index(s.gpu_type), s.gpu): s.groups for s in plan.sequences}
+    value = np.zeros(model.mip.num_col)
+    base, size = model.x_count, len(model.gpus) * model.positions
+    for m, (k, j) in enumerate(model.gpus):
+        groups = [index[gid] for gid in where.get((k, j), ())]
+        clock, done = 0.0, []
+        for g in groups:
+            clock += instance.groups[g].times[k]
+            done.append((g, clock))
+        for r, (g, end) in enumerate(reversed(done), start=1):
+            value[model.x_index(g, m, r)] = 1.0
+            value[base + m * model.positions + r - 1] = end
+            value[base + size + m * model.positions + r - 1] = max(0.0, end - instance.groups[g].deadline)
+    return value
 
 
-def add_tardiness(model: pyo.ConcreteModel, instance: PlanningInstance, big_m: float) -> None:
-    """Cg >= C[m, q] when g sits at (m, q); T >= Cg - deadline."""
-    model.link = pyo.Constraint(
-        model.G,
-        model.M,
-        model.Q,
-        rule=lambda m, g, i, q: m.Cg[g] >= m.C[i, q] - big_m * (1 - m.x[g, i, q]),
-    )
-    model.late = pyo.Constraint(model.G, rule=lambda m, g: m.T[g] >= m.Cg[g] - instance.groups[g].deadline)
-
-
-def add_symmetry_breaking(model: pyo.ConcreteModel, ms: list[tuple[int, int]]) -> None:
-    """GPU j of a type carries at least as many groups as GPU j + 1 of that type."""
-    pairs = [i for i in range(len(ms) - 1) if ms[i][0] == ms[i + 1][0]]
-    model.symmetry = pyo.Constraint(
-        pairs,
-        rule=lambda m, i: (
-            sum(m.x[g, i, q] for g in m.G for q in m.Q) >= sum(m.x[g, i + 1, q] for g in m.G for q in m.Q)
-        ),
-    )
-
-
-def extract_sequences(model: pyo.ConcreteModel, instance: PlanningInstance) -> dict[tuple[int, int], list[str]]:
-    """(type index, GPU index) -> group ids in position order, read from ``x``."""
-    ms = machines(instance)
-    plans: dict[tuple[int, int], list[tuple[int, str]]] = {}
-    for (g, i, q), var in model.x.items():
-        if var.value is not None and var.value > 0.5:
-            plans.setdefault(ms[i], []).append((q, instance.groups[g].id))
-    return {m: [gid for _, gid in sorted(p)] for m, p in plans.items()}
+def extract(instance: PlanningInstance, model: PositionalMilp, values: np.ndarray) -> PlanningSolution:
+    """Per GPU, the groups from the first position to the last (largest r first)."""
+    chosen = np.flatnonzero(values[: model.x_count] > 0.5)
+    n_gpus, q = len(model.gpus), model.positions
+    by_gpu: dict[int, list[tuple[int, int]]] = {}
+    for i in chosen:
+        g, rest = divmod(int(i), n_gpus * q)
+        m, r = divmod(rest, q)
+        by_gpu.setdefault(m, []).append((r, g))
+    sequences = []
+    for m, placed in sorted(by_gpu.items()):
+        k, j = model.gpus[m]
+        ids = tuple(instance.groups[g].id for _, g in sorted(placed, reverse=True))
+        sequences.append(GpuSequence(instance.gpu_types[k].name, j, ids))
+    return PlanningSolution(tuple(sequences))
