@@ -22,7 +22,8 @@ from rich.table import Table
 
 import packgap
 from analysis import registry
-from analysis.clidynamic import add_dynamic_commands
+from analysis.clidynamic import add_family_commands, add_instance_commands, simulate_command
+from analysis.clisweep import family_sweep, spec_sweep
 from analysis.cliutil import (
     PLOT_SUFFIXES,
     AsJson,
@@ -332,10 +333,24 @@ def show_summary(file: Path, summary: dict[str, Any], as_json: bool) -> None:
     out.print(table)
 
 
+def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
+    """Every command generated from the kits (``analysis.clidynamic``, ``analysis.clisweep``)."""
+    add_instance_commands(instances, show_summary)
+    sweep = typer.Typer(help="Generate instances of a family and solve every method on each.")
+    spec_sweep(sweep, gap_view)
+    for kit in registry.kits().values():
+        sweepable = [g for g in kit.generators if g.target == kit.name and g.size_option is not None]
+        if sweepable:
+            family_sweep(sweep, kit.name, sweepable[0], gap_view)
+    app.add_typer(sweep, name="sweep")
+    simulate_command(app)
+    add_family_commands(app)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: the typer app plus every kit's generated commands."""
     try:
-        add_dynamic_commands(app, instances_app, gap_view=gap_view, show_summary=show_summary)
+        add_dynamic_commands(app, instances_app)
     except PackgapError as exc:
         err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False)
         sys.exit(2)

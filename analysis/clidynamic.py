@@ -26,7 +26,6 @@ from analysis.cliutil import (
     err,
     fmt,
     out,
-    progress,
     reports_errors,
     save_json,
     ticking,
@@ -67,7 +66,7 @@ def command(
     app.command(name, help=help_text)(reports_errors(run))
 
 
-def _given(values: Mapping[str, Any]) -> dict[str, Any]:
+def given(values: Mapping[str, Any]) -> dict[str, Any]:
     """Options the user gave: None and unset flags (False) are not given."""
     return {k: v for k, v in values.items() if v is not None and v is not False}
 
@@ -89,7 +88,7 @@ def _generate(app: typer.Typer, gen: Generator) -> None:
         check_output(output, "-o")
         with warnings.catch_warnings(record=True) as notes:
             warnings.simplefilter("always", GeneratorNote)
-            instance = build_instance(gen, _given(values))
+            instance = build_instance(gen, given(values))
         save_json(registry.to_document(gen.target, instance), output)
         err.print(f"wrote {output} ({gen.target}, {instance.name})")
         for note in notes:
@@ -100,15 +99,11 @@ def _generate(app: typer.Typer, gen: Generator) -> None:
 
 def _from_trace(app: typer.Typer, builder: TraceBuilder) -> None:
     def body(path: Path, output: Path, traces: str | None, **values: Any) -> None:
-        from instances.traces import traces_dir
+        from instances.traces import user_trace_file
 
         check_output(output, "-o")
-        opts = check_options(builder.options, _given(values), f"from-trace {builder.name}")
-        if not path.exists() and not path.is_absolute():
-            path = traces_dir(traces) / path
-        if not path.is_file():
-            raise PackgapError(f"trace file {path} does not exist")
-        built = builder.build(path, {**opts, "traces": traces})
+        opts = check_options(builder.options, given(values), f"from-trace {builder.name}")
+        built = builder.build(user_trace_file(path, traces), {**opts, "traces": traces})
         save_json(registry.to_document(builder.target, built), output)
         err.print(f"wrote {output} ({builder.target}, {built.name})")
 
@@ -173,7 +168,7 @@ def _simulation_for(kind: str) -> Simulation:
     raise PackgapError(f"simulate takes {', '.join(takes)} files; this one is a {kind}")
 
 
-def _simulate(app: typer.Typer) -> None:
+def simulate_command(app: typer.Typer) -> None:
     options = _union([o for k in registry.kits().values() if k.simulation for o in k.simulation.options])
 
     def body(
@@ -189,7 +184,7 @@ def _simulate(app: typer.Typer) -> None:
         check_store(store)
         doc = registry.load_document(file)
         sim = _simulation_for(doc.kind)
-        opts = check_options(sim.options, _given(values), f"simulate on a {doc.kind}")
+        opts = check_options(sim.options, given(values), f"simulate on a {doc.kind}")
         if plot is not None and sim.plot is None:
             raise PackgapError(f"--plot: no figure for {doc.kind} runs")
         with ticking("simulating", disable=as_json) as tick:
@@ -283,91 +278,8 @@ def packgap_version() -> str:
     return packgap.__version__
 
 
-def _sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callable[[Any], Any]) -> None:
-    size = gen.size_option
-    assert size is not None
-    own = [o for o in gen.options if o.name not in (size, "seed")]
-
-    def body(
-        store: Path,
-        sizes: str,
-        seeds: str,
-        methods: str,
-        time_limit: float | None,
-        threads: int,
-        workers: int,
-        scheduler: str | None,
-        **values: Any,
-    ) -> None:
-        from analysis.report import gap_table, load_rows
-        from analysis.store import ResultStore
-        from analysis.sweep import Cell, run_sweep
-        from solvers.outcome import SolveOptions
-
-        check_store(store)
-        fam = registry.family(family)
-        chosen = [m.name for m in registry.resolve(family, methods)]
-        cells = []
-        for n in parse_ints(sizes, "--sizes"):
-            for seed in parse_ints(seeds, "--seeds"):
-                instance = build_instance(gen, {**_given(values), size: n, "seed": seed})
-                cells += [Cell(family, fam.instance_to_dict(instance), m) for m in chosen]
-        options = SolveOptions(time_limit=time_limit, threads=threads)
-        db = ResultStore(store)
-        try:
-            with progress() as bar:
-                task = bar.add_task("sweep", total=len(cells))
-
-                def done(r: Any, reused: bool) -> None:
-                    note = "stored" if reused else str(r.status)
-                    bar.update(task, advance=1, description=f"{r.instance}: {r.method} {note}")
-
-                run_sweep(cells, options, db, workers=workers, scheduler=scheduler, on_done=done)
-            out.print(gap_view(gap_table(load_rows(db), size)))
-        finally:
-            db.close()
-
-    flag = "--" + size.replace("_", "-")
-    params = [
-        param("store", Annotated[Path, typer.Option("--store", help="DuckDB file: every cell saved, reruns resume.")]),
-        param("sizes", Annotated[str, typer.Option("--sizes", help=f"Values of {flag}, e.g. 4,6,8 or 4-8.")]),
-        param("seeds", Annotated[str, typer.Option("--seeds", help="Instance seeds, e.g. 0-4.")], "0"),
-        param("methods", Annotated[str, typer.Option("--methods", help="M1,M2,... or all.")], "all"),
-        param(
-            "time_limit",
-            Annotated[float | None, typer.Option("--time-limit", help="Wall seconds per exact method.")],
-            None,
-        ),
-        param("threads", Annotated[int, typer.Option("--threads", min=1, help="Solver threads.")], 1),
-        param("workers", Annotated[int, typer.Option("--workers", min=1, help="Local worker processes.")], 2),
-        param("scheduler", Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")], None),
-        *(typer_param(o) for o in own),
-    ]
-    text = f"Generate {family} instances (sizes x seeds) and solve every method on each, resumably."
-    command(app, family, text, body, params)
-
-
-def parse_ints(text: str, option: str) -> list[int]:
-    """``"4,6,8"`` or ``"0-4"`` (inclusive) or a mix -> sorted unique integers."""
-    values: set[int] = set()
-    for part in text.split(","):
-        lo, dash, hi = part.strip().partition("-")
-        if not lo.isdigit() or (dash and not hi.isdigit()):
-            raise PackgapError(f"{option}: expected numbers like 4,6,8 or 0-4, got {part.strip()!r}")
-        if dash and int(hi) < int(lo):
-            raise PackgapError(f"{option}: empty range {part.strip()!r} (write LOW-HIGH)")
-        values.update(range(int(lo), int(hi) + 1) if dash else [int(lo)])
-    return sorted(values)
-
-
-def add_dynamic_commands(
-    app: typer.Typer,
-    instances: typer.Typer,
-    *,
-    gap_view: Callable[[Any], Any],
-    show_summary: Callable[[Path, dict[str, Any], bool], None],
-) -> None:
-    """Add every command generated from the kits to ``app`` and its ``instances`` group."""
+def add_instance_commands(instances: typer.Typer, show_summary: Callable[[Path, dict[str, Any], bool], None]) -> None:
+    """``instances generate NAME``, ``instances from-trace NAME`` and ``instances show``."""
     generate = typer.Typer(no_args_is_help=True, help="Write a seeded instance or trace (same seed, same bytes).")
     for gen in registry.generators().values():
         _generate(generate, gen)
@@ -379,13 +291,10 @@ def add_dynamic_commands(
     instances.add_typer(generate, name="generate")
     instances.add_typer(from_trace, name="from-trace")
     _show(instances, show_summary)
-    sweep = typer.Typer(no_args_is_help=True, help="Generate instances of a family and solve every method on each.")
-    for kit in registry.kits().values():
-        sweepable = [g for g in kit.generators if g.target == kit.name and g.size_option is not None]
-        if sweepable:
-            _sweep(sweep, kit.name, sweepable[0], gap_view)
-    app.add_typer(sweep, name="sweep")
-    _simulate(app)
+
+
+def add_family_commands(app: typer.Typer) -> None:
+    """``packgap FAMILY ...``: each kit's own commands, expected errors turned into exit 2."""
     for kit in registry.kits().values():
         if kit.commands is not None:
             sub: typer.Typer = kit.commands()

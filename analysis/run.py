@@ -89,15 +89,17 @@ def raise_below_bound(method: str, instance: str, objective: float, bound: float
     )
 
 
-def default_params(method: Method, options: SolveOptions) -> dict[str, Any]:
-    """What a result row of ``method`` run with its defaults records (the store's cell key)."""
-    return result_params(method.resolve_params({}), method.options_for(options))
-
-
-def find_stored(store: ResultStore, digest: str, method: Method, options: SolveOptions) -> SolveResult | None:
-    """The stored result of ``method`` with its defaults on the instance ``digest``, if any:
-    the one lookup compare and sweep share, so both resume the same cells."""
-    return store.find(digest, method.name, options.seed, params_key(default_params(method, options)))
+def find_stored(
+    store: ResultStore,
+    digest: str,
+    method: Method,
+    options: SolveOptions,
+    params: Mapping[str, Any] | None = None,
+) -> SolveResult | None:
+    """The stored result of ``method`` with ``params`` (defaults for the rest) on the instance
+    ``digest``, if any: the one lookup compare and sweep share, so both resume the same cells."""
+    key = result_params(method.resolve_params(params or {}), method.options_for(options))
+    return store.find(digest, method.name, options.seed, params_key(key))
 
 
 def result_params(params: Mapping[str, Any], options: SolveOptions) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analysis.registry import family as lookup_family
@@ -29,16 +29,25 @@ from solvers.outcome import SolveOptions
 
 @dataclass(frozen=True)
 class Cell:
+    """One (instance, method) run; ``seed`` None runs with the sweep's seed, ``params`` are the
+    method's parameters (defaults for the rest)."""
+
     family: str
     instance: dict[str, Any]  # canonical instance document, so workers need no files
     method: str
+    seed: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def options(self, options: SolveOptions) -> SolveOptions:
+        return options if self.seed is None else replace(options, seed=self.seed)
 
 
 def solve_cell(cell: Cell, options: SolveOptions) -> dict[str, Any]:
     """Worker entry point (top level, so it pickles): returns the result as a plain dict."""
     fam = lookup_family(cell.family)
     instance = fam.instance_from_dict(cell.instance)
-    return solve(fam, instance, lookup_method(cell.family, cell.method), options=options).to_dict()
+    method = lookup_method(cell.family, cell.method)
+    return solve(fam, instance, method, options=cell.options(options), params=cell.params).to_dict()
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,8 @@ def run_sweep(
     pending: list[int] = []
     digests = [instance_digest(c.instance) for c in cells]
     for i, cell in enumerate(cells):
-        found = find_stored(store, digests[i], lookup_method(cell.family, cell.method), options)
+        method = lookup_method(cell.family, cell.method)
+        found = find_stored(store, digests[i], method, cell.options(options), cell.params)
         if found is None:
             pending.append(i)
         else:

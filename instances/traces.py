@@ -35,3 +35,12 @@ def trace_file(relative: str, explicit: str | Path | None = None) -> Path:
     if not path.is_file():
         raise PackgapError(f"trace file {path} does not exist")
     return path
+
+
+def user_trace_file(path: Path, explicit: str | Path | None = None) -> Path:
+    """A trace file the user names: as given when it exists, else relative to the trace folder."""
+    if not path.exists() and not path.is_absolute():
+        path = traces_dir(explicit) / path
+    if not path.is_file():
+        raise PackgapError(f"trace file {path} does not exist")
+    return path

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from analysis.cli import app, gap_view, instances_app, show_summary
-from analysis.clidynamic import add_dynamic_commands
+from analysis.cli import add_dynamic_commands, app, instances_app
 from analysis.registry import family, load_instance, method, to_document
 from analysis.run import solve
 from instances.packing.generator import generate as generate_packing
@@ -31,7 +30,7 @@ def _commands() -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def root() -> typer.main.TyperGroup:
-    add_dynamic_commands(app, instances_app, gap_view=gap_view, show_summary=show_summary)
+    add_dynamic_commands(app, instances_app)
     group = typer.main.get_command(app)
     assert isinstance(group, typer.main.TyperGroup)
     return group
