@@ -11,6 +11,7 @@ from typing import Any
 from analysis.kit import MAX_SIZE, SEED, DocumentKind, FamilyKit, Generator, GeneratorNote, Option, TraceBuilder, View
 from analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
 from analysis.placement.methods import METHODS
+from analysis.placement.reproduce import REPRODUCTIONS
 from analysis.placement.simulate import SIMULATION
 from analysis.placement.views import placement_bins
 from packgap.errors import PackgapError
@@ -139,4 +140,5 @@ KIT = FamilyKit(
         View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
     ),
     simulation=SIMULATION,
+    reproductions=REPRODUCTIONS,
 )

@@ -1,0 +1,191 @@
+"""Figures of the PAL reproductions: pure functions of the computed rows, PNG and PDF each.
+
+matplotlib is imported when a figure is drawn (``Figure`` on the Agg canvas, no pyplot).
+Rows that say the traces were missing draw nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from packgap.result import certified_gap, primal_gap
+
+#: Tiresias' placement (section IV-A1), the paper's reference in Fig. 11 and 13.
+BASELINE = "packed-sticky"
+LABELS = {
+    "pal": "PAL",
+    "pm-first": "PM-First",
+    "packed-sticky": "Tiresias (Packed-Sticky)",
+    "packed-non-sticky": "Gandiva (Packed-Non-Sticky)",
+    "random-sticky": "Random-Sticky",
+    "random-non-sticky": "Random-Non-Sticky",
+}
+#: The paper's geomean average JCT relative to Tiresias: Fig. 11 (section V-B) and Fig. 13
+#: at L_across = 1.0 and 3.0 (section V-B1).
+PAPER_RATIO = {"pal": 0.57, "pm-first": 0.60}
+PAPER_FIG13_RATIO = {"pal": ((1.0, 0.70), (3.0, 0.80)), "pm-first": ((1.0, 0.70), (3.0, 0.91))}
+
+
+def geomean(values: Iterable[float]) -> float:
+    logs = [math.log(v) for v in values]
+    return math.exp(sum(logs) / len(logs))
+
+
+def ratios(rows: Sequence[Mapping[str, Any]], policy: str, metric: str, **where: Any) -> dict[int, float]:
+    """``metric`` of ``policy`` over Tiresias' per workload, among the rows matching ``where``."""
+    kept = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+    base = {r["workload"]: r[metric] for r in kept if r["policy"] == BASELINE}
+    return {r["workload"]: r[metric] / base[r["workload"]] for r in kept if r["policy"] == policy}
+
+
+def primal(rows: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Per-round gaps to the exact objective (rounds without one left out)."""
+    gaps = (primal_gap(o, e) for r in rows for o, e in zip(r["objective"], r["exact"], strict=True))
+    return [g for g in gaps if g is not None]
+
+
+def certified(rows: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Per-round gaps to the proven bound: the true gap lies between :func:`primal` and this."""
+    gaps = (certified_gap(o, b) for r in rows for o, b in zip(r["objective"], r["bound"], strict=True))
+    return [g for g in gaps if g is not None]
+
+
+def _figure(width: float, height: float, columns: int, rows: int = 1) -> tuple[Any, Any]:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.subplots(rows, columns, squeeze=False).ravel()
+
+
+def _save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{stem}.{suffix}" for suffix in ("png", "pdf")]
+    for path in paths:
+        fig.savefig(path, dpi=150)
+    return paths
+
+
+def _present(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [r for r in rows if "missing" not in r]
+
+
+def _panels(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[Any, list[tuple[Any, Any]]]:
+    """A figure with one 6.4 x 4 in panel per value of ``key``: (figure, [(axes, value)])."""
+    values = list(dict.fromkeys(r[key] for r in rows))
+    fig, axes = _figure(6.4 * len(values), 4.0, len(values))
+    return fig, list(zip(axes, values, strict=True))
+
+
+def draw_fig11(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    rows = _present(rows)
+    if not rows:
+        return []
+    fig, panels = _panels(rows, "readings")
+    width = 0.8 / len(LABELS)
+    for ax, reading in panels:
+        workloads = sorted({r["workload"] for r in rows})
+        for k, policy in enumerate(LABELS):
+            values = ratios(rows, policy, "mean_jct_s", readings=reading)
+            heights = [values[w] for w in workloads] + [geomean(values.values())]
+            xs = [i + (k - (len(LABELS) - 1) / 2) * width for i in range(len(heights))]
+            ax.bar(xs, heights, width, label=LABELS[policy], color=f"C{k}")
+            if policy in PAPER_RATIO:
+                label = "paper geomean" if policy == "pal" else None
+                ax.scatter([xs[-1]], [PAPER_RATIO[policy]], marker="_", s=300, color="black", zorder=3, label=label)
+        ax.set_xticks(range(len(workloads) + 1), [*map(str, workloads), "geomean"])
+        ax.set(xlabel="Sia-Philly workload", ylabel="average JCT / Tiresias' (x)", title=f"{reading} readings")
+        ax.axhline(1.0, color="black", lw=0.6)
+    fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
+    fig.suptitle("PAL Fig. 11: average JCT normalised to Tiresias (64 GPUs, FIFO, L_across 1.7)")
+    return _save(fig, out_dir, "pal_fig11")
+
+
+def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    rows = _present(rows)
+    if not rows:
+        return []
+    fig, panels = _panels(rows, "readings")
+    penalties = sorted({r["l_across"] for r in rows})
+    for ax, reading in panels:
+        for k, policy in enumerate(LABELS):
+            geo = [
+                geomean(ratios(rows, policy, "mean_jct_s", l_across=p, readings=reading).values()) for p in penalties
+            ]
+            ax.plot(penalties, geo, "o-", color=f"C{k}", label=LABELS[policy])
+            if policy in PAPER_FIG13_RATIO and reading == "paper":
+                xs, ys = zip(*PAPER_FIG13_RATIO[policy], strict=True)
+                ax.scatter(xs, ys, marker="*", s=120, color=f"C{k}", edgecolor="black", zorder=3)
+        ax.set(xlabel="inter-node locality penalty L_across (x)", ylabel="geomean average JCT / Tiresias' (x)")
+        ax.set_title(f"{reading} readings" + (" (stars: paper)" if reading == "paper" else ""))
+    fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=8)
+    fig.suptitle("PAL Fig. 13: average JCT as the locality penalty varies (Sia-Philly, 64 GPUs)")
+    return _save(fig, out_dir, "pal_fig13")
+
+
+def draw_fig12(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    rows = _present(rows)
+    if not rows:
+        return []
+    fig, panels = _panels(rows, "workload")
+    for ax, w in panels:
+        for r in (r for r in rows if r["workload"] == w):
+            ax.plot([int(j) for j in r["job"]], [s / 3600 for s in r["wait_s"]], lw=1, label=LABELS[r["policy"]])
+        ax.set(xlabel="job ID (submit order)", ylabel="wait time (h)", title=f"workload {w}")
+        ax.legend(fontsize=8)
+    fig.suptitle("PAL Fig. 12: wait times per job (Sia-Philly, 64 GPUs, FIFO)")
+    return _save(fig, out_dir, "pal_fig12")
+
+
+def draw_fig18(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    fig, (sizes, trace) = _figure(12.8, 4.0, 2)
+    generated = [r for r in rows if r["setting"] == "generated"]
+    synergy = [r for r in rows if r["setting"] == "synergy"]
+    for k, policy in enumerate(dict.fromkeys(r["policy"] for r in generated)):
+        mine = sorted((r for r in generated if r["policy"] == policy), key=lambda r: r["gpus"])
+        gpus = [r["gpus"] for r in mine]
+        mid = [sorted(r["place_s"])[len(r["place_s"]) // 2] for r in mine]
+        spread = [[m - min(r["place_s"]) for m, r in zip(mid, mine, strict=True)]]
+        spread.append([max(r["place_s"]) - m for m, r in zip(mid, mine, strict=True)])
+        sizes.errorbar(gpus, mid, yerr=spread, fmt="o-", color=f"C{k}", capsize=3, label=f"{LABELS[policy]} per round")
+        bins = [sorted(r["bins_s"])[len(r["bins_s"]) // 2] for r in mine]
+        sizes.plot(gpus, bins, "s--", color=f"C{k}", label=f"{LABELS[policy]} binning (once)")
+    sizes.errorbar([256], [2.8], yerr=[[0.0], [1.2]], fmt="*", ms=12, color="black", capsize=3, label="paper PAL, 256")
+    sizes.set(xscale="log", yscale="log", xlabel="cluster size (GPUs)", ylabel="seconds (median, min-max)")
+    sizes.set_title("full generated rounds (jobs = GPUs / 3)")
+    sizes.legend(fontsize=7)
+    trace.boxplot([r["place_s"] for r in synergy], tick_labels=[LABELS[r["policy"]] for r in synergy])
+    trace.axhline(2.8, color="black", ls=":", label="paper: PAL median 2.8 s")
+    trace.set(yscale="log", ylabel="seconds per round", title="every round of a Synergy trace, 256 GPUs")
+    trace.legend(fontsize=8)
+    fig.suptitle("PAL Fig. 18: placement time per scheduling round vs cluster size")
+    return _save(fig, out_dir, "pal_fig18")
+
+
+def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    rows = _present(rows)
+    if not rows:
+        return []
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    policies = list(dict.fromkeys(r["policy"] for r in rows))
+    fig, axes = _figure(12.8, 4.0 * math.ceil((len(workloads) + 1) / 2), 2, math.ceil((len(workloads) + 1) / 2))
+    for ax, w in zip(axes, workloads, strict=False):
+        for r in (r for r in rows if r["workload"] == w):
+            k = policies.index(r["policy"])
+            hours = [i * r["round_length_s"] / 3600 for i in r["round"]]
+            low = [100 * (primal_gap(o, e) or math.nan) for o, e in zip(r["objective"], r["exact"], strict=True)]
+            high = [100 * (certified_gap(o, b) or math.nan) for o, b in zip(r["objective"], r["bound"], strict=True)]
+            ax.plot(hours, low, lw=0.8, color=f"C{k}", label=LABELS[r["policy"]], drawstyle="steps-post")
+            ax.fill_between(hours, low, high, color=f"C{k}", alpha=0.3, lw=0, step="post")
+        ax.set(xlabel="simulated time (h)", ylabel="gap to the round optimum (%)", title=f"workload {w}")
+        ax.legend(fontsize=7)
+    summary = axes[len(workloads)]
+    summary.boxplot([[100 * g for g in primal([r for r in rows if r["policy"] == p])] for p in policies])
+    summary.set_xticks(range(1, len(policies) + 1), [LABELS[p] for p in policies], rotation=20, fontsize=7)
+    summary.set(ylabel="per-round gap (%)", title="all rounds of all workloads")
+    for ax in axes[len(workloads) + 1 :]:
+        ax.set_visible(False)
+    fig.suptitle("PAL rounds along Sia-Philly traces vs exact-blocks (bands: up to the certified bound)")
+    return _save(fig, out_dir, "pal_round_gaps")
