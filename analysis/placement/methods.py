@@ -70,8 +70,8 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
     from models.placement.block_search import dual_search, pruned_model, resume, settle
     from solvers.highspy_mip import solve_mip, version
 
-    left = ctx.time_left()
     start = resort_blocks(instance, pal(instance))
+    left = ctx.time_left()
     share = None if left is None else ctx.params["dual_share"] * left
     found = dual_search(instance, start, share, gap=ctx.options.mip_gap)
     model = pruned_model(found, ctx.options.mip_gap, ctx.params["max_columns"])
@@ -137,7 +137,7 @@ METHODS: tuple[Method, ...] = (
         "job types x score-ordered blocks: Lagrangian bound, repaired placements, pruned MILP (highspy)",
         run_exact_blocks,
         exact=True,
-        defaults={"dual_share": 0.5, "max_columns": 60_000},
+        defaults={"dual_share": 0.5, "max_columns": 20_000},
     ),
     Method(
         "placement",
