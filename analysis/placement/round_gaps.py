@@ -46,7 +46,7 @@ def round_gaps(
     options: SolveOptions,
     round_length: float = 300.0,
     every: int = 1,
-    exact: str = "exact-milp",
+    exact: str = "exact-blocks",
 ) -> tuple[SimResult, list[RoundGap]]:
     """Simulate, then solve every ``every``-th round that placed a job exactly."""
     seen: list[tuple[PlacementInstance, PlacementSolution]] = []
@@ -67,7 +67,7 @@ def exact_gaps(
     options: SolveOptions,
     *,
     every: int = 1,
-    exact: str = "exact-milp",
+    exact: str = "exact-blocks",
     on_done: Callable[[], None] | None = None,
 ) -> list[RoundGap]:
     """The policy's evaluated cost against the exact optimum, every ``every``-th round;
