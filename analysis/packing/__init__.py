@@ -8,6 +8,7 @@ from typing import Any
 
 from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
 from analysis.packing.methods import METHODS
+from analysis.packing.reproduce import REPRODUCTIONS
 from analysis.packing.simulate import SIMULATION
 from analysis.packing.views import packing_groups
 from analysis.planning import GPU_TYPES
@@ -105,4 +106,5 @@ KIT = FamilyKit(
     ),
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),
     simulation=SIMULATION,
+    reproductions=REPRODUCTIONS,
 )
