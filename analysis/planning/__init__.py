@@ -7,6 +7,7 @@ from typing import Any
 
 from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option
 from analysis.planning.methods import METHODS
+from analysis.planning.reproduce import REPRODUCTIONS
 from packgap.gpus import parse_gpu_types
 from packgap.planning import FAMILY
 
@@ -43,4 +44,5 @@ KIT = FamilyKit(
             size_option="groups",
         ),
     ),
+    reproductions=REPRODUCTIONS,
 )
