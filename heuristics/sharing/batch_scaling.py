@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from heuristics.sharing.pair import pair_decision
+from heuristics.sharing.pair import decide
 from packgap.sharing import Perf
 from packgap.sharing.perf import ladder
 
@@ -42,7 +42,7 @@ def best_sharing(perf: Perf, running: str, running_batch: int, remaining_solo: f
     for b in ladder(job.batch):
         if perf.memory(new, b) > room + 1e-9:
             continue
-        d = pair_decision(remaining_solo, perf.solo_time(new, b), xi_running, xi_new)
+        d = decide(remaining_solo, perf.solo_time(new, b), xi_running, xi_new)
         if d.t_share <= best.t:
             best = SharingConfig(d.share, b, d.t_share)
     return best

@@ -77,6 +77,12 @@ def pair_average(running_remaining: float, new: float, xi_running: float, xi_new
 def pair_decision(running_remaining: float, new: float, xi_running: float, xi_new: float) -> PairDecision:
     """Theorem 1 by direct comparison; raises :class:`PackgapError` on xi < 1 or negative times."""
     _check(running_remaining, new, xi_running, xi_new)
+    return decide(running_remaining, new, xi_running, xi_new)
+
+
+def decide(running_remaining: float, new: float, xi_running: float, xi_new: float) -> PairDecision:
+    """:func:`pair_decision` without the input checks (Algorithm 2's inner loop, whose
+    inputs come from a validated instance)."""
     t_seq = running_remaining + new / 2
     t_con = concurrent_average(running_remaining, new, xi_running, xi_new)
     share = t_con < t_seq

@@ -57,6 +57,7 @@ class Perf:
         self.jobs = {j.id: j for j in instance.jobs}
         self._iter: dict[tuple[str, int], float] = {}
         self._solo: dict[str, int] = {}
+        self._xi: dict[tuple[str, str], float] = {}
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
@@ -73,7 +74,10 @@ class Perf:
         return memory_gb(self.instance.models[self.jobs[job_id].model], sub_batch)
 
     def xi(self, job_id: str, partner_id: str) -> float:
-        return self.instance.interference.xi(self.jobs[job_id].model, self.jobs[partner_id].model)
+        key = (self.jobs[job_id].model, self.jobs[partner_id].model)
+        if key not in self._xi:
+            self._xi[key] = self.instance.interference.xi(*key)
+        return self._xi[key]
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
