@@ -456,10 +456,12 @@ def issue_cells(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     """Issue 13's cells on ``generate(N, 3)``: heuristics, exact planning of their groups and
     the joint optimum (does it pack at all?), under each eq. 10 mode the instance offers."""
     from instances.packing.generator import generate
+    from packgap.packing.instance import Objective
 
     rows = []
     limit = 3.0 if quick else 60.0
-    for n, objective in [(20, "weighted"), (20, "mean-jct"), (20, "late-count"), (40, "weighted")]:
+    cells: list[tuple[int, Objective]] = [(20, "weighted"), (20, "mean-jct"), (20, "late-count"), (40, "weighted")]
+    for n, objective in cells:
         inst = replace(generate(n, 3), objective=objective)
         for m in ("dab+mchp", "none+mchp", "none+fifo") + (EXACT if n == 20 or not quick else ()):
             run = {k: v for k, v in offline(inst, m, limit).items() if k != "solution"}
