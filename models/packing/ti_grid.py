@@ -220,6 +220,15 @@ class Segments:
         return Columns(np.zeros(n), np.zeros(n), upper, starts, self.jobs + rows, values)
 
 
+def usage(opts: Options, segments: Segments, cols: ColumnSet, x: np.ndarray) -> np.ndarray:
+    """The usage variables' values for column values ``x`` (GPUs in use per segment)."""
+    lo, hi = segments.span(opts, cols)
+    step = np.zeros(len(segments) + 1)
+    np.add.at(step, lo, x * opts.demand[cols.option])
+    np.add.at(step, hi, -x * opts.demand[cols.option])
+    return np.cumsum(step)[:-1]
+
+
 def segments_for(opts: Options, types: int, jobs: int, cols: ColumnSet) -> Segments:
     """The events of ``cols``: starts and ends of their occupied runs, per type."""
     busy = cols.length > 0

@@ -53,6 +53,12 @@ class LevelLp:
         arrays = ti_grid.to_solver(self.search.opts, self.segments, cols)
         self.model.add_columns(replace(arrays, cost=arrays.cost * self.scale))
 
+    def full(self, x: np.ndarray, cols: ti_grid.ColumnSet) -> np.ndarray:
+        """A value for every LP column from the problem columns' values ``x`` (``cols`` being
+        all the problem columns, in order): artificial 0, usage as ``x`` implies."""
+        used = ti_grid.usage(self.search.opts, self.segments, cols, x)
+        return np.concatenate([np.zeros(self.search.n), used, x])
+
     def prices(self, solution: LpSolution) -> ti_duals.Duals | None:
         """The solution's prices in the objective's own units."""
         if solution.y is None or solution.dj is None:
@@ -126,6 +132,9 @@ def integer_program(
     lp = LevelLp(search, ti_grid.segments_for(search.opts, len(search.counts), search.n, cols), options)
     lp.add(cols)
     lp.model.set_integer(True)
+    start = np.zeros(len(cols))
+    start[len(take) :] = 1.0  # the best answer's columns
+    lp.model.set_start(lp.full(start, cols))
     solution = lp.model.solve(limit)
     if solution.x is not None:
         round_answer(search, cols, solution.x[lp.first :])

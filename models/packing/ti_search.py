@@ -14,7 +14,7 @@ import numpy as np
 from models.packing import ti_grid
 from models.packing.bounds import lower_bound
 from models.packing.data import candidates, place, weights
-from models.packing.serial import lp_groups, serial_schedule
+from models.packing.serial import local_search, lp_groups, serial_schedule
 from packgap.errors import ValidationError
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 
@@ -39,6 +39,7 @@ class Search:
         for hint in hints:
             self.offer(hint)
         self.bound = lower_bound(instance).objective
+        self.settled = float("nan")  # the answer local search stopped at a local optimum from
 
     def time_left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.perf_counter()
@@ -62,6 +63,23 @@ class Search:
 
     def offer_chosen(self, chosen: list[tuple[int, int, float]]) -> None:
         self.offer(place(self.instance, self.cands, chosen))
+
+    def improve(self, seconds: float) -> None:
+        """Local search (:func:`models.packing.serial.local_search`) from the best answer,
+        unless it already stopped at a local optimum from this answer."""
+        if self.settled == self.best[0]:
+            return
+        index = self.instance.job_index()
+        by_jobs = {frozenset(c.jobs): i for i, c in enumerate(self.cands)}
+        chosen = [
+            (by_jobs[frozenset(index[j] for j in g.jobs)], self.instance.type_names.index(g.gpu_type), g.start)
+            for g in self.best[1].groups
+        ]
+        if all(self.cands[c].durations[k] is not None for c, k, _ in chosen):
+            found, settled = local_search(self.instance, self.cands, chosen, self.w, seconds)
+            self.offer_chosen(found)
+            if settled:
+                self.settled = self.best[0]
 
     def ceiling(self) -> float:
         """The best answer's cost in LP units (objective without its constant)."""
