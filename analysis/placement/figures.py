@@ -117,7 +117,8 @@ def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
             ax.plot(penalties, geo, "o-", color=f"C{k}", label=LABELS[policy])
             if policy in PAPER_FIG13_RATIO and reading == "paper":
                 xs, ys = zip(*PAPER_FIG13_RATIO[policy], strict=True)
-                ax.scatter(xs, ys, marker="*", s=120, color=f"C{k}", edgecolor="black", zorder=3)
+                size = 260 if policy == "pal" else 110  # both are 0.70 at L_across 1.0: PAL's star rings PM-First's
+                ax.scatter(xs, ys, marker="*", s=size, color=f"C{k}", edgecolor="black", zorder=3)
         ax.set(xlabel="inter-node locality penalty L_across (x)", ylabel="geomean average JCT / Tiresias' (x)")
         ax.set_title(f"{reading} readings" + (" (stars: paper)" if reading == "paper" else ""))
     fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=8)

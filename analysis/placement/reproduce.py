@@ -26,6 +26,7 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from statistics import fmean, median
 from typing import Any
 
 from analysis.kit import PaperValue, Reproduction, Tick
@@ -256,23 +257,13 @@ def gap_rows(
 
 def round_gaps(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     """Quick: workload 1, four policies, every 100th round, 2 s per exact round; full:
-    workloads 1, 3 and 5, all six policies, every round, 10 s per exact round."""
+    workloads 1, 3 and 5, all six policies, every round, 5 s per exact round."""
     sia = sia_philly()
     if isinstance(sia, str):
         return [{"missing": sia}]
     workloads = [w for w in ((1,) if quick else (1, 3, 5)) if w in sia.workloads] or [min(sia.workloads)]
     policies = ("pal", "pm-first", "packed-sticky", "packed-non-sticky") if quick else tuple(POLICIES)
-    return gap_rows(sia, workloads, policies, 100 if quick else 1, 2.0 if quick else 10.0, tick)
-
-
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else float("nan")
-
-
-def median(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    return gap_rows(sia, workloads, policies, 100 if quick else 1, 2.0 if quick else 5.0, tick)
 
 
 #: Section V-B: improvement over Tiresias (%) of the geomean, least and most improved average
@@ -314,7 +305,7 @@ def compare_fig11(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
 
 def compare_fig13(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     reason = missing(rows)
-    note = reason or "the paper's Fig. 11 takes per-model L_across (section IV-D); here one for all"
+    note = reason or "one L_across for all models (the paper's per-model values, IV-D, are not published)"
     out = []
     for policy, paper in PAPER_FIG13.items():
         for lv, value in zip((1.0, 3.0), paper, strict=True):
@@ -331,7 +322,7 @@ def compare_fig12(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     runs = runs or [(w, p, []) for w in FIG12_WORKLOADS for p in FIG12_POLICIES]
     note = reason or "the paper plots per-job waits without numbers (workload 5 waits longer)"
     return [
-        PaperValue("Fig. 12", f"workload {w} mean wait, {p}", None, mean(waits) / 3600 if waits else None, "h", note)
+        PaperValue("Fig. 12", f"workload {w} mean wait, {p}", None, fmean(waits) / 3600 if waits else None, "h", note)
         for w, p, waits in runs
     ]
 
@@ -358,7 +349,7 @@ def compare_round_gaps(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     out = []
     for policy in dict.fromkeys(r["policy"] for r in rows if not reason) or ["pal", "pm-first"]:
         mine = [r for r in rows if r.get("policy") == policy]
-        for q, gaps, pick in (("mean", primal, mean), ("worst", primal, max), ("mean certified", certified, mean)):
+        for q, gaps, pick in (("mean", primal, fmean), ("worst", primal, max), ("mean certified", certified, fmean)):
             ours = None if reason else 100 * pick(gaps(mine))
             out.append(PaperValue("round gaps", f"{policy} {q} per-round gap", None, ours, "%", note))
     return out

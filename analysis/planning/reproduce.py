@@ -65,11 +65,11 @@ def gap_rows(sizes: Sequence[int], seeds: int, time_limit: float, tick: Tick) ->
 
 
 def planning_gaps(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    """Quick: 4, 8, 12 groups x 3 seeds, 10 s per exact solve; full: 4 to 32 groups x 5
+    """Quick: 4, 8, 12 groups x 3 seeds, 10 s per exact solve; full: 4 to 32 groups x 10
     seeds, 30 s."""
     if quick:
         return gap_rows((4, 8, 12), 3, 10.0, tick)
-    return gap_rows((4, 8, 12, 16, 20, 24, 28, 32), 5, 30.0, tick)
+    return gap_rows((4, 8, 12, 16, 20, 24, 28, 32), 10, 30.0, tick)
 
 
 def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
