@@ -225,7 +225,7 @@ def _metrics(instance: Any, run: Any) -> dict[str, float]:
     from analysis.packing.online import online_metrics
 
     m = online_metrics(instance, run)
-    keys = ("objective", "mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "pairs")
+    keys = ("objective", "mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "pairs", "mean_queue")
     return {k: m[k] for k in keys}
 
 
@@ -608,12 +608,16 @@ def verdict(dab: float, none: float) -> str:
 
 def direction_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per (base, mode, factor, value): seed means of each pipeline's mean JCT and deadline
-    satisfaction, the None / DAB and Blossom / DAB JCT ratios, and Table 12's direction
-    under mean JCT, late fraction and eq. 10 with each alpha of :data:`ALPHAS` (beta = 1)."""
+    satisfaction, the None / DAB and Blossom / DAB JCT ratios, the time-mean queue of the
+    online run without packing (offline cells too: it measures the workload), and Table 12's
+    direction under mean JCT, late fraction and eq. 10 with each alpha of :data:`ALPHAS` (beta = 1)."""
     cells: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    queues: dict[tuple[Any, ...], list[float]] = {}
     for r in rows:
         if r["kind"] == "sweep":
             cells.setdefault((r["base"], r["mode"], r["factor"], r["value"]), []).append(r)
+        if r["kind"] == "sweep" and (r["mode"], r["pipeline"]) == ("online", "none+mchp"):
+            queues.setdefault((r["base"], r["factor"], r["value"]), []).append(r["mean_queue"])
     out = []
     for (base, mode, factor, value), mine in cells.items():
         by = {p: [r for r in mine if r["pipeline"] == p] for p in DIRECTION_PIPELINES}
@@ -628,6 +632,7 @@ def direction_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
                 "factor": factor,
                 "value": value,
                 "load": _mean([r["load"] for r in by["dab+mchp"]]),
+                "queue": _mean(queues[base, factor, value]),
                 "median_eff": _mean([r["median_eff"] for r in by["dab+mchp"]]),
                 "none_over_dab": _mean(
                     [n["mean_jct_s"] / d["mean_jct_s"] for d, n in zip(by["dab+mchp"], by["none+mchp"], strict=True)]
@@ -668,7 +673,8 @@ def _sweep_values(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         sat = s["satisfaction"]
         signs = ", ".join(f"{k}: {v}" for k, v in s["direction"].items())
         note = (
-            f"packing {s['direction']['mean JCT']} (load {s['load']:.2f}, median pair eff {s['median_eff']:.2f}); "
+            f"packing {s['direction']['mean JCT']} (load {s['load']:.2f}, queue without packing {s['queue']:.1f}, "
+            f"median pair eff {s['median_eff']:.2f}); "
             f"deadlines met DAB {sat['dab+mchp']:.0%} vs None {sat['none+mchp']:.0%}; {signs}"
         )
         quantity = f"{s['base']} {s['mode']} {s['factor']}={s['value']}: None / DAB mean JCT"

@@ -104,7 +104,7 @@ def test_direction_rows_summary_and_figures(tmp_path: Path) -> None:
     assert [v for v in values if v.quantity.endswith("None / DAB mean JCT") and v.paper == 1.79]
     assert values[-1].ours is None and values[-1].note == "traces not available"
     names = {p.name for p in _drawn("cuckoo-direction", rows, tmp_path)}
-    assert "cuckoo_direction_load.png" in names and "cuckoo_muri_late.png" not in names
+    assert "cuckoo_direction_queue.png" in names and "cuckoo_muri_late.png" not in names
 
 
 def test_verdict() -> None:
