@@ -57,6 +57,9 @@ class Profile:
                 return start
             i, start = j + 1, times[j + 1]
 
+    def copy(self) -> Profile:
+        return Profile(self.capacity, self.times.copy(), self.usage.copy())
+
     def add(self, start: float, end: float, demand: int) -> None:
         for t in (start, end):
             i = bisect.bisect_right(self.times, t)
@@ -74,31 +77,37 @@ def group_cost(instance: PackingInstance, cand: Candidate, k: int, start: float,
     return weights.completion * sum(start + o for o in line) + weights.late * late
 
 
+def _place(
+    instance: PackingInstance, cand: Candidate, types: Sequence[int], profiles: list[Profile], weights: Weights
+) -> tuple[int, float]:
+    """Start one group on the allowed type where its own cost is least; (type, start)."""
+    best: tuple[float, float, int, float] | None = None
+    for k in types:
+        duration = cand.durations[k]
+        if duration is None:
+            continue
+        start = profiles[k].earliest(cand.release, duration, cand.demand)
+        key = (group_cost(instance, cand, k, start, weights), start + duration, k, start)
+        best = key if best is None or key < best else best
+    if best is None:
+        raise ValueError(f"group {cand.jobs} may run on none of the types {list(types)}")
+    _, end, k, start = best
+    profiles[k].add(start, end, cand.demand)
+    return k, start
+
+
 def serial_schedule(
     instance: PackingInstance,
     cands: Sequence[Candidate],
     order: Sequence[tuple[int, Sequence[int]]],
     weights: Weights,
-) -> list[tuple[int, int, float]]:
-    """(candidate, allowed type indices) in priority order -> (candidate, type, start)."""
-    profiles = [Profile(t.count) for t in instance.gpu_types]
-    chosen = []
-    for c, types in order:
-        cand = cands[c]
-        best: tuple[float, float, int, float] | None = None
-        for k in types:
-            duration = cand.durations[k]
-            if duration is None:
-                continue
-            start = profiles[k].earliest(cand.release, duration, cand.demand)
-            key = (group_cost(instance, cand, k, start, weights), start + duration, k, start)
-            best = key if best is None or key < best else best
-        if best is None:
-            raise ValueError(f"candidate {c} may run on none of the types {list(types)}")
-        _, end, k, start = best
-        profiles[k].add(start, end, cand.demand)
-        chosen.append((c, k, start))
-    return chosen
+    profiles: list[Profile] | None = None,
+) -> Chosen:
+    """(candidate, allowed type indices) in priority order -> (candidate, type, start);
+    ``profiles`` (changed in place) continues a partial schedule."""
+    if profiles is None:
+        profiles = [Profile(t.count) for t in instance.gpu_types]
+    return [(c, *_place(instance, cands[c], types, profiles, weights)) for c, types in order]
 
 
 def lp_groups(
@@ -141,35 +150,48 @@ def local_search(
     instance: PackingInstance, cands: Sequence[Candidate], chosen: Chosen, weights: Weights, seconds: float
 ) -> tuple[Chosen, bool]:
     """Hill climbing from ``chosen`` (module docstring) for at most ``seconds``; also says
-    whether it stopped at a local optimum (not for lack of time)."""
+    whether it stopped at a local optimum (not for lack of time). A move re-schedules only
+    from the first place it changes, from a copy of the profiles kept there."""
     stop = time.perf_counter() + seconds
     order = [(c, [k]) for c, k, _ in sorted(chosen, key=lambda t: (t[2], t[0]))]
-    best = serial_schedule(instance, cands, order, weights)
-    value = _total(instance, cands, best, weights)
 
-    def neighbours(i: int) -> Iterator[list[tuple[int, list[int]]]]:
-        """Group i at every other place of the list, then on every other type."""
+    def prefixes() -> tuple[Chosen, list[list[Profile]], list[float]]:
+        profiles = [Profile(t.count) for t in instance.gpu_types]
+        done: Chosen = []
+        states, costs = [], [0.0]
+        for c, types in order:
+            states.append([p.copy() for p in profiles])
+            k, start = _place(instance, cands[c], types, profiles, weights)
+            done.append((c, k, start))
+            costs.append(costs[-1] + group_cost(instance, cands[c], k, start, weights))
+        return done, states, costs
+
+    def neighbours(i: int) -> Iterator[tuple[int, list[tuple[int, list[int]]]]]:
+        """(first changed place, order): group i at every other place, then on other types."""
         rest = order[:i] + order[i + 1 :]
         for j in range(len(order)):
             if j != i:
-                yield [*rest[:j], order[i], *rest[j:]]
+                yield min(i, j), [*rest[:j], order[i], *rest[j:]]
         c, ks = order[i]
         for k, d in enumerate(cands[c].durations):
             if d is not None and [k] != ks:
-                yield [*order[:i], (c, [k]), *order[i + 1 :]]
+                yield i, [*order[:i], (c, [k]), *order[i + 1 :]]
 
+    best, states, costs = prefixes()
+    value = costs[-1]
     improved = True
     while improved and time.perf_counter() < stop:
         improved = False
         for i in range(len(order)):
             found = None
-            for move in neighbours(i):
+            for first, move in neighbours(i):
                 if time.perf_counter() >= stop:
                     break
-                trial = serial_schedule(instance, cands, move, weights)
-                cost = _total(instance, cands, trial, weights)
+                tail = serial_schedule(instance, cands, move[first:], weights, [p.copy() for p in states[first]])
+                cost = costs[first] + _total(instance, cands, tail, weights)
                 if cost < value - 1e-12 * max(1.0, abs(value)):
-                    found, value, best = move, cost, trial
+                    found, value = move, cost
             if found is not None:
                 order, improved = found, True
+                best, states, costs = prefixes()
     return best, not improved

@@ -15,21 +15,21 @@ columns still in play (the *universe*; :mod:`models.packing.ti_lp`):
    solution; the survivors split into half periods (:func:`models.packing.ti_grid.refine`).
 
 Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
-universe would pass ``max_columns`` (memory), halving stops paying (``stall_levels``) or the
-time is spent. Half of what is left of the time limit goes to local search, the rest to
-CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the options the last level
-kept, hinted with the best answer and given the best bound as a cut; its answer counts when
-better, its bound when its data lie on its grid. The bound reported is the best of every
-valid bound computed (each level's, and the closed-form bound of
-:mod:`models.packing.bounds`), capped by the best answer: a level's bound speaks only of
-solutions better than the answer it pruned with.
+universe would pass ``max_columns`` (memory), halving stops paying on a universe too big
+for the integer program, or the time is spent. Half of what is left
+then goes to local search, the rest to CP-SAT (:mod:`models.packing.cpsat`, rounding
+``"feasible"``) over the options the last level kept, hinted with the best answer and given
+the best bound as a cut; its answer counts when better, its bound when its data lie on its
+grid (then it also gets ``cpsat_share`` of the time limit up front). The bound reported is
+the best of every valid bound computed (each level's, the integer programs', CP-SAT's, the
+closed-form bound of :mod:`models.packing.bounds`), capped by the best answer: a level's
+bound speaks only of solutions better than the answer it pruned with.
 
 The horizon H (the tail starts there) is the best answer's makespan; any H is valid.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -59,11 +59,12 @@ class TiSettings:
     bytes each); ``batch``: columns added per pricing round; ``milp_universe``: largest
     universe solved as an integer program (a bound), else ``milp_columns`` of least reduced
     cost (an answer); ``milp_share``: its share of the time left; ``search_share``: the share
-    of the time left for local search from a new best answer (once per level);
-    ``stall_levels``: levels without progress (under 1 % of the gap each) before halving
-    stops; ``cpsat_share``: share of the time limit kept for the CP-SAT polish while a gap is
-    open (it gets whatever is left once halving stops in any case; measured on 40 and 100
-    generated jobs, CP-SAT never improved the levels' answer, hence 0)."""
+    of the time left for local search from a new best answer (once per level, from the
+    second);
+    ``cpsat_share``: share of the time limit kept for the CP-SAT polish when the data lie on
+    its grid (there it can prove optimality, e.g. where mixed demands leave the LP a gap);
+    off the grid it gets only what is left once halving stops (measured on 40 and 100
+    generated jobs, it never improved the levels' answer there)."""
 
     periods: int = 32
     max_columns: int = 3_000_000
@@ -71,9 +72,8 @@ class TiSettings:
     milp_columns: int = 2000
     milp_universe: int = 20_000
     milp_share: float = 0.15
-    search_share: float = 0.1
-    stall_levels: int = 3
-    cpsat_share: float = 0.0
+    search_share: float = 0.25
+    cpsat_share: float = 0.25
 
 
 @dataclass(frozen=True)
@@ -118,12 +118,36 @@ def _polish(search: Search, allowed: set[tuple[int, int]], options: SolveOptions
     return outcome.status == Status.TIMEOUT
 
 
-def _stalled(levels: list[Level], count: int) -> bool:
-    """True when each of the last ``count`` levels closed under 1 % of the gap it found."""
-    if len(levels) <= count:
+def _stalled(levels: list[Level]) -> bool:
+    """True when the last level closed under 1 % of the gap the one before it left."""
+    if len(levels) < 2:
         return False
-    recent = levels[-count - 1 :]
-    return all(b.bound - a.bound < 0.01 * (a.objective - a.bound) for a, b in itertools.pairwise(recent))
+    a, b = levels[-2], levels[-1]
+    return b.bound - a.bound < 0.01 * (a.objective - a.bound)
+
+
+def _level(search: Search, state: LevelState, done: list[Level], settings: TiSettings, options: SolveOptions) -> Level:
+    """One level (module docstring): its LP, rounding, integer program and local search."""
+    begin = time.perf_counter()
+    extra = search.columns_of(state.grid, search.best[1])
+    lp_columns = column_generation(search, state, extra, settings.batch, options)
+
+    def record() -> Level:
+        seconds = time.perf_counter() - begin
+        return Level(state.grid.period, len(state.universe), lp_columns, search.bound, search.best[0], seconds)
+
+    if state.x is not None:
+        round_answer(search, state.universe.subset(state.lp_index), state.x)
+    if search.gap() > OPTIMAL_GAP:
+        # The whole universe once halving stops paying (the LP's own gap is what is left).
+        whole = len(state.universe) <= settings.milp_universe and _stalled([*done, record()])
+        share = settings.milp_share * (2 if whole else 1)
+        integer_program(search, state, share, whole, settings.milp_columns, options)
+    left = search.time_left()
+    if done and search.gap() > OPTIMAL_GAP:
+        # Not on the first level: its answers are far from the optimum and slow to climb from.
+        search.improve(settings.search_share * left if left is not None else UNTIMED_SEARCH_S)
+    return record()
 
 
 def solve_ti(
@@ -136,9 +160,10 @@ def solve_ti(
     """Run the levels within ``options.time_limit`` (wall time from this call; ``built`` is
     called once the first level's model data exist)."""
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
-    reserve = 0.0 if options.time_limit is None else settings.cpsat_share * options.time_limit
-    search = Search(instance, hints, None if deadline is None else deadline - reserve)
+    search = Search(instance, hints, deadline)
     horizon = max(o.completion for o in outcomes(instance, search.best[1]))
+    if deadline is not None and cpsat.resolution(instance, search.cands, horizon)[1]:
+        search.deadline = deadline - settings.cpsat_share * (deadline - time.perf_counter())
     grid = ti_grid.Grid(max(horizon, 1e-3) / settings.periods, settings.periods)
     universe = ti_grid.all_columns(search.opts, grid, search.w)
     state = LevelState(grid, universe, np.zeros(len(universe), dtype=bool))
@@ -146,33 +171,17 @@ def solve_ti(
     levels: list[Level] = []
     timed_out = False
     while True:
-        begin = time.perf_counter()
-        extra = search.columns_of(state.grid, search.best[1])
-        lp_columns = column_generation(search, state, extra, settings.batch, options)
-        if state.x is not None:
-            round_answer(search, state.universe.subset(state.lp_index), state.x)
-        if search.gap() > OPTIMAL_GAP:
-            integer_program(search, state, settings.milp_share, settings.milp_universe, settings.milp_columns, options)
-        left = search.time_left()
-        if search.gap() > OPTIMAL_GAP:
-            search.improve(settings.search_share * left if left is not None else UNTIMED_SEARCH_S)
-        levels.append(
-            Level(
-                state.grid.period,
-                len(state.universe),
-                lp_columns,
-                search.bound,
-                search.best[0],
-                time.perf_counter() - begin,
-            )
-        )
+        levels.append(_level(search, state, levels, settings, options))
         if search.gap() <= OPTIMAL_GAP:
             break
         if search.out_of_time() or state.rc is None or state.bound is None:
             timed_out = True
             break
         keep = ti_duals.improving(search.opts, state.universe, state.rc, state.bound, search.ceiling())
-        if 2 * keep.sum() > settings.max_columns or _stalled(levels, settings.stall_levels):
+        # Halving stops when memory would run out, or when it no longer pays on a universe
+        # too big for the integer program (two levels in a row under 1 % of the gap).
+        big = len(state.universe) > settings.milp_universe
+        if 2 * keep.sum() > settings.max_columns or (big and _stalled(levels) and _stalled(levels[:-1])):
             break
         support = np.zeros(len(state.universe), dtype=bool)
         if state.x is not None:

@@ -211,7 +211,7 @@ class Segments:
         """The ``U_i`` columns: +1 in balance row i, -1 in row i + 1 of the same type."""
         n = len(self)
         last = np.zeros(n, dtype=bool)
-        last[self.first[1:] - 1] = True
+        last[self.first[1:][np.diff(self.first) > 0] - 1] = True
         count = np.where(last, 1, 2)
         starts = np.concatenate([[0], np.cumsum(count)])
         rows = np.repeat(np.arange(n), count) + (np.arange(starts[-1]) - np.repeat(starts[:-1], count))

@@ -22,6 +22,8 @@ from solvers.outcome import SolveOptions
 
 #: What the best answer costs in the scaled LP (:class:`LevelLp`).
 LP_SCALE = 1e4
+#: Most segments for which an LP restarts from its last basis (beyond: presolve each time).
+WARM_SEGMENTS = 20_000
 #: Relative margin taken off HiGHS's integer-program bound (its tolerances are 1e-7 or less
 #: on the scaled LP); below the optimality gap of 1e-6, so it can still prove optimality.
 MIP_MARGIN = 1e-7
@@ -94,7 +96,7 @@ def column_generation(
     index = np.flatnonzero(state.in_lp)
     lp.add(state.universe.subset(index))
     while not search.out_of_time():
-        solution = lp.model.solve(search.time_left())
+        solution = lp.model.solve(search.time_left(), warm=len(segments) <= WARM_SEGMENTS)
         prices = lp.prices(solution)
         if prices is None:
             break
@@ -115,18 +117,17 @@ def column_generation(
 
 
 def integer_program(
-    search: Search, state: LevelState, share: float, whole_up_to: int, columns: int, options: SolveOptions
+    search: Search, state: LevelState, share: float, whole: bool, columns: int, options: SolveOptions
 ) -> None:
-    """The integer program over the whole universe when it is small (its bound is then a
-    certificate for better answers), else over the columns of least reduced cost (a primal
-    heuristic only); its answer is rounded like the LP's."""
+    """The integer program over the ``whole`` universe (its bound is then a certificate for
+    better answers), else over the ``columns`` of least reduced cost (a primal heuristic
+    only), with ``share`` of the time left; its answer is rounded like the LP's."""
     if state.rc is None:
         return
     left = search.time_left()
     limit = None if left is None else left * share
     if limit is not None and limit < 0.2:
         return
-    whole = len(state.universe) <= whole_up_to
     take = np.arange(len(state.universe)) if whole else np.argsort(state.rc, kind="stable")[:columns]
     cols = union(state.universe.subset(take), search.columns_of(state.grid, search.best[1]))
     lp = LevelLp(search, ti_grid.segments_for(search.opts, len(search.counts), search.n, cols), options)

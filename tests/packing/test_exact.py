@@ -17,9 +17,9 @@ EXACT = {m.name: m for m in METHODS if m.exact}
 OPTIONS = SolveOptions(time_limit=20.0)
 
 
-def _solve(name: str, inst: PackingInstance, **params: object):  # type: ignore[no-untyped-def]
+def _solve(name: str, inst: PackingInstance, options: SolveOptions = OPTIONS, **params: object):  # type: ignore[no-untyped-def]
     method = EXACT[name]
-    out = method.run(inst, RunContext(OPTIONS, method.resolve_params(params)))
+    out = method.run(inst, RunContext(options, method.resolve_params(params)))
     assert out.solution is not None
     FAMILY.validate(inst, out.solution)
     return out, FAMILY.evaluate(inst, out.solution).objective

@@ -18,6 +18,7 @@ from tests.packing.test_exact_brute import brute_force
 
 BY_NAME = {m.name: m for m in METHODS}
 TOL = 1e-6
+QUICK = SolveOptions(time_limit=3.0)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,9 +56,9 @@ def test_ti_cpsat_and_milp_agree_where_they_prove_optimality(inst: PackingInstan
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_instances(max_jobs=4, mixed=True))
 def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
-    out, value = _solve("exact-ti", inst)
+    out, value = _solve("exact-ti", inst, QUICK)
     assert out.bound is not None and out.bound <= value + TOL
-    cp, v_cp = _solve("exact-cpsat", inst)
+    cp, v_cp = _solve("exact-cpsat", inst, QUICK)
     if out.status == cp.status == Status.OPTIMAL:
         assert value == pytest.approx(v_cp, rel=1e-6, abs=1e-9)
     if len({j.gpus for j in inst.jobs}) > 1:
