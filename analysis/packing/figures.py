@@ -204,6 +204,7 @@ def _draw_queue(summary: Rows, out_dir: Path) -> list[Path]:
     ax.axhline(1.0, color="k", lw=0.8)
     ax.axhline(1.79, color="k", ls="--", lw=0.8, label="paper: None 1.79x DAB")
     ax.set_xscale("symlog", linthresh=1.0)
+    ax.set_xlim(left=0.0)
     ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
     ax.set(
         xlabel="jobs waiting without packing (online time mean, -)", ylabel="None / DAB mean JCT (>1: packing helps)"
