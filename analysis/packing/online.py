@@ -29,7 +29,15 @@ from typing import Any
 
 from analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
 from analysis.packing.online_bound import Reference
-from heuristics.packing.pipeline import PACKERS, PLANNERS, Packer, PipelineOptions, Planner, run_pipeline
+from heuristics.packing.pipeline import (
+    PACKERS,
+    PLANNERS,
+    Packer,
+    PipelineOptions,
+    Planner,
+    homogeneous_view,
+    run_pipeline,
+)
 from packgap.errors import UnknownNameError
 from packgap.gpus import GpuType
 from packgap.packing import FAMILY, PackingInstance
@@ -69,12 +77,19 @@ def snapshot(view: View) -> tuple[PackingInstance, list[tuple[int, ...]]] | None
 def pipeline_policy(packer: Packer, planner: Planner, options: PipelineOptions) -> Replan:
     """``packer+planner`` as an online policy (module docstring, step 3)."""
 
+    blind_as = options.homogeneous_as
+    sees = replace(options, homogeneous_as="")
+
     def replan(view: View) -> list[Start]:
+        if blind_as:
+            # Blind to heterogeneity before the snapshot, which keeps only GPU types with free
+            # GPUs: the type everything is seen as may be fully busy this round.
+            view = replace(view, queue=homogeneous_view(view.queue, blind_as))
         snap = snapshot(view)
         if snap is None:
             return []
         instance, free = snap
-        plan = run_pipeline(instance, packer, planner, options)
+        plan = run_pipeline(instance, packer, planner, sees)
         return [
             Start(g.jobs, g.gpu_type, tuple(free[instance.type_names.index(g.gpu_type)][x] for x in g.gpus))
             for g in plan.groups

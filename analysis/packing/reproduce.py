@@ -22,10 +22,8 @@ and FIFO, blind to heterogeneity (every GPU seen as an RTX 4090, as CUCKOO-Homo)
 "Muri-P" is CUCKOO with the Muri-P estimator. Tables 9-14 normalise JCT and tail JCT by
 CUCKOO's; ours do so per seed, then average over seeds.
 
-Heterogeneity-blind systems run through :func:`blind` rather than the ``homogeneous_as``
-pipeline option: online, the snapshot keeps only GPU types with free GPUs, and
-``homogeneous_view`` refuses a type that is not among them (``simulate_pipeline`` raises
-``unknown GPU type 'RTX4090'`` at the first round where every RTX 4090 is busy).
+Heterogeneity-blind systems run with the ``homogeneous_as`` pipeline option (``blind_as`` in
+the rows), which the online policy applies before taking its snapshot of the free GPUs.
 """
 
 from __future__ import annotations
@@ -206,21 +204,17 @@ def compare_table6(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
 # --- online runs (Tables 9-14) -------------------------------------------------------
 
 
-def blind(policy: Any, gpu_type: str) -> Any:
-    """``policy`` packing and planning as if every GPU were ``gpu_type`` (CUCKOO-Homo, 4.6);
-    groups still run at their real speed."""
-    from heuristics.packing.pipeline import homogeneous_view
-
-    return lambda view: policy(replace(view, queue=homogeneous_view(view.queue, gpu_type)))
-
-
 def online_run(instance: Any, pipeline: str, params: Mapping[str, Any]) -> Any:
-    """One online run (60 s rounds) of ``pipeline``; ``blind_as`` names :func:`blind`'s type."""
+    """One online run (60 s rounds) of ``pipeline``; ``blind_as`` names the GPU type a
+    heterogeneity-blind system sees everywhere (CUCKOO-Homo, section 4.6)."""
     from analysis.packing.online import pipeline_replan
     from packgap.packing.online import simulate
 
-    policy, _ = pipeline_replan(pipeline, {k: v for k, v in params.items() if k != "blind_as"})
-    return simulate(instance, blind(policy, params["blind_as"]) if "blind_as" in params else policy)
+    given = {k: v for k, v in params.items() if k != "blind_as"}
+    if "blind_as" in params:
+        given["homogeneous_as"] = params["blind_as"]
+    policy, _ = pipeline_replan(pipeline, given)
+    return simulate(instance, policy)
 
 
 def _metrics(instance: Any, run: Any) -> dict[str, float]:

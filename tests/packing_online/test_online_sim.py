@@ -155,3 +155,14 @@ def test_run_document_round_trips_through_the_family() -> None:
     solution = FAMILY.solution_from_dict(document["run"]["solution"])
     FAMILY.validate(inst, solution)
     assert FAMILY.evaluate(inst, solution).metrics["mean_jct_s"] == pytest.approx(report.metrics["mean_jct_s"])
+
+
+def test_a_heterogeneity_blind_pipeline_runs_when_its_type_is_busy() -> None:
+    """CUCKOO-Homo online: every GPU seen as an RTX4090 even in rounds where all RTX4090s are
+    busy (the snapshot keeps only types with free GPUs; the blind view comes first)."""
+    from instances.packing.generator import generate
+
+    instance = generate(40, seed=2)
+    report = simulate_pipeline(instance, "dab+mchp", params={"homogeneous_as": "RTX4090"})
+    assert len(report.run.jobs) == 40
+    assert report.params["homogeneous_as"] == "RTX4090"
