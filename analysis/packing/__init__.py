@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
+from analysis.packing.direction import DIRECTION
 from analysis.packing.methods import METHODS
 from analysis.packing.reproduce import REPRODUCTIONS
 from analysis.packing.simulate import SIMULATION
@@ -106,5 +107,5 @@ KIT = FamilyKit(
     ),
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),
     simulation=SIMULATION,
-    reproductions=REPRODUCTIONS,
+    reproductions=(*REPRODUCTIONS, DIRECTION),
 )

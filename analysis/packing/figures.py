@@ -313,7 +313,7 @@ def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
 def draw_direction(rows: Rows, out_dir: Path) -> list[Path]:
     """Queue length vs None / DAB, one panel per factor, the direction per objective, and the
     Muri-trace misses (when the trace was there)."""
-    from analysis.packing.reproduce import direction_summary
+    from analysis.packing.direction import direction_summary
 
     summary = direction_summary(rows)
     paths = _draw_queue(summary, out_dir) + _draw_factors(rows, out_dir) + _draw_objectives(summary, out_dir)

@@ -8,6 +8,7 @@ import pytest
 
 from analysis.kit import no_tick
 from analysis.packing import KIT
+from analysis.packing import direction as dirn
 from analysis.packing import reproduce as rep
 from instances.packing.generator import generate
 from packgap.gpus import GpuType
@@ -73,34 +74,34 @@ def test_blind_policy_runs_when_every_rtx4090_is_busy() -> None:
 
 
 def test_workload_variants_keep_what_they_promise() -> None:
-    spec = {**rep.BASE, "jobs": 40}
-    assert rep.workload("issue", spec, 3).jobs == generate(40, 3).jobs
-    stretched = rep.workload("issue", {**spec, "arrival_scale": 2.0}, 3)
+    spec = {**dirn.BASE, "jobs": 40}
+    assert dirn.workload("issue", spec, 3).jobs == generate(40, 3).jobs
+    stretched = dirn.workload("issue", {**spec, "arrival_scale": 2.0}, 3)
     for a, b in zip(generate(40, 3).jobs, stretched.jobs, strict=True):
         assert b.arrival == pytest.approx(2 * a.arrival, abs=1e-3)
         assert b.deadline - b.arrival == pytest.approx(a.deadline - a.arrival, abs=2e-3)
-    base_load = rep.offered_load(generate(40, 3))
-    assert rep.offered_load(stretched) == pytest.approx(base_load / 2, rel=1e-3)
-    gpu_bound = rep.workload("issue", {**spec, "models": "GPU-bound"}, 3)
+    base_load = dirn.offered_load(generate(40, 3))
+    assert dirn.offered_load(stretched) == pytest.approx(base_load / 2, rel=1e-3)
+    gpu_bound = dirn.workload("issue", {**spec, "models": "GPU-bound"}, 3)
     assert 30 <= len(gpu_bound.jobs) <= 40  # the kept share of a workload twice as long
-    assert {j.model.rsplit("-bs", 1)[0] for j in gpu_bound.jobs} <= set(rep.MODEL_SETS["GPU-bound"])
-    paper = rep.workload("paper", {**spec, "jobs": 25}, 1)
+    assert {j.model.rsplit("-bs", 1)[0] for j in gpu_bound.jobs} <= set(dirn.MODEL_SETS["GPU-bound"])
+    paper = dirn.workload("paper", {**spec, "jobs": 25}, 1)
     assert paper.jobs == generate(rep.PAPER_JOBS, 1).jobs[:25]
 
 
 def test_direction_rows_summary_and_figures(tmp_path: Path) -> None:
-    plain = {**rep.BASE, "jobs": 12}
+    plain = {**dirn.BASE, "jobs": 12}
     todo = [("issue", "base", "-", plain), ("issue", "interference", 3.0, {**plain, "interference": 3.0})]
     todo += [("paper", "base", "-", {**plain, "jobs": 16}), ("paper", "jobs", 20, {**plain, "jobs": 20})]
-    rows = rep.sweep(todo, {"issue": (3, 4), "paper": (1,)}, no_tick)
-    assert len(rows) == (2 * 2 + 2) * 2 * len(rep.DIRECTION_PIPELINES)
-    summary = rep.direction_summary(rows)
+    rows = dirn.sweep(todo, {"issue": (3, 4), "paper": (1,)}, no_tick)
+    assert len(rows) == (2 * 2 + 2) * 2 * len(dirn.DIRECTION_PIPELINES)
+    summary = dirn.direction_summary(rows)
     assert len(summary) == 2 * len(todo)
     for s in summary:
         assert set(s["direction"]) == {"alpha 1/360", "alpha 1/3600", "alpha 1/36000", "mean JCT", "late"}
-        assert s["direction"]["mean JCT"] == rep.verdict(1.0, s["none_over_dab"])
+        assert s["direction"]["mean JCT"] == dirn.verdict(1.0, s["none_over_dab"])
     rows.append({"kind": "muri", "traces": False})
-    values = rep.compare_direction(rows)
+    values = dirn.compare_direction(rows)
     assert [v for v in values if v.quantity.endswith("None / DAB mean JCT") and v.paper == 1.79]
     assert values[-1].ours is None and values[-1].note == "traces not available"
     names = {p.name for p in _drawn("cuckoo-direction", rows, tmp_path)}
@@ -108,16 +109,16 @@ def test_direction_rows_summary_and_figures(tmp_path: Path) -> None:
 
 
 def test_verdict() -> None:
-    assert rep.verdict(1.0, 1.5) == "helps"
-    assert rep.verdict(1.5, 1.0) == "hurts"
-    assert rep.verdict(1.0, 1.005) == "tie"
+    assert dirn.verdict(1.0, 1.5) == "helps"
+    assert dirn.verdict(1.5, 1.0) == "hurts"
+    assert dirn.verdict(1.0, 1.005) == "tie"
 
 
 def test_issue_13_optimum_forms_no_pair() -> None:
     """generate(20, seed 3): DAB+MCHP pays for pairing; the proven optimum forms no pair."""
     instance = generate(20, 3)
-    dab = rep.offline(instance, "dab+mchp", 10.0)
-    optimum = rep.offline(instance, "exact-ti", 20.0)
+    dab = dirn.offline(instance, "dab+mchp", 10.0)
+    optimum = dirn.offline(instance, "exact-ti", 20.0)
     assert dab["objective"] == pytest.approx(0.1470, abs=1e-3) and dab["pairs"] > 0
     assert optimum["status"] == "optimal" and optimum["pairs"] == 0
     assert optimum["objective"] < 0.6 * dab["objective"]
@@ -137,9 +138,9 @@ def _tiny(jobs: list[tuple[str, float, float, int, int]], gpus: int) -> PackingI
 def test_instrument_counts_doomed_jobs_and_held_gpus() -> None:
     inst = _tiny([("long", 0.0, 1000.0, 1, 100), ("short", 1.0, 20.0, 1, 10)], 1)
     greedy = PackingSolution((PlacedGroup(("long",), "G", (0,), 0.0), PlacedGroup(("short",), "G", (0,), 100.0)))
-    assert rep.instrument(inst, greedy) == {"doomed": 1.0, "behind_gang": 0.0, "idle_gpu_h": 0.0}
+    assert dirn.instrument(inst, greedy) == {"doomed": 1.0, "behind_gang": 0.0, "idle_gpu_h": 0.0}
     holding = PackingSolution((PlacedGroup(("short",), "G", (0,), 1.0), PlacedGroup(("long",), "G", (0,), 11.0)))
-    assert rep.instrument(inst, holding) == {"doomed": 0.0, "behind_gang": 0.0, "idle_gpu_h": pytest.approx(1 / 3600)}
+    assert dirn.instrument(inst, holding) == {"doomed": 0.0, "behind_gang": 0.0, "idle_gpu_h": pytest.approx(1 / 3600)}
 
 
 def test_instrument_counts_jobs_behind_a_whole_cluster_group() -> None:
@@ -152,7 +153,11 @@ def test_instrument_counts_jobs_behind_a_whole_cluster_group() -> None:
         )
     )
     # GPU 1 idles from 0 to 100 while "s" (from 10) could use it: 90 GPU-s.
-    assert rep.instrument(inst, solution) == {"doomed": 0.0, "behind_gang": 1.0, "idle_gpu_h": pytest.approx(90 / 3600)}
+    assert dirn.instrument(inst, solution) == {
+        "doomed": 0.0,
+        "behind_gang": 1.0,
+        "idle_gpu_h": pytest.approx(90 / 3600),
+    }
 
 
 @pytest.fixture
@@ -163,15 +168,15 @@ def no_traces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_muri_rows_say_when_the_trace_is_absent(no_traces: None) -> None:
-    assert rep.muri_misses(True, no_tick) == [{"kind": "muri", "traces": False}]
+    assert dirn.muri_misses(True, no_tick) == [{"kind": "muri", "traces": False}]
 
 
 @pytest.mark.traces
-@pytest.mark.skipif(rep.muri_instance() is None, reason="Muri trace not present")
+@pytest.mark.skipif(dirn.muri_instance() is None, reason="Muri trace not present")
 def test_muri_misses_are_lost_at_arrival() -> None:
     """Issue 13: every heuristic planner misses 24 of 40 offline; most were lost at arrival;
     the exact plan of the same groups holds GPUs back and misses far fewer."""
-    rows = rep.muri_misses(True, no_tick)
+    rows = dirn.muri_misses(True, no_tick)
     by = {(r["scenario"], r["method"]): r for r in rows}
     offline = [r for r in rows if r["scenario"] == "offline, 1,000 s batches"]
     assert len(offline) == 9 and {r["late_jobs"] for r in offline} == {24}
@@ -181,5 +186,5 @@ def test_muri_misses_are_lost_at_arrival() -> None:
     online = by["online, 60 s rounds", "dab+mchp"]
     assert exact["late_jobs"] <= 5 and exact["doomed"] == 0 and exact["idle_gpu_h"] > 50 * online["idle_gpu_h"]
     assert by["offline, without the 32-GPU jobs", "dab+mchp"]["late_jobs"] > 15
-    cause = rep.compare_direction(rows)[-1]
+    cause = dirn.compare_direction(rows)[-1]
     assert cause.ours == dab["doomed"] and cause.note.startswith("cause:")
