@@ -24,13 +24,16 @@ def _check(tmp_path: Path, base: dict[str, Any], now: dict[str, Any]) -> int:
 
 def test_a_slower_machine_is_not_a_regression(tmp_path: Path) -> None:
     base = _run(0.02, {"a": (0.1, {}), "b": (0.5, {"gap": 0.0, "status": "optimal"})})
-    slower = _run(0.04, {"a": (0.2, {}), "b": (1.0, {"gap": 0.0, "status": "optimal"})})
+    slower = _run(0.09, {"a": (0.2, {}), "b": (1.0, {"gap": 0.0, "status": "optimal"})})
     assert _check(tmp_path, base, slower) == 0
 
 
+STEADY = {f"steady{i}": (0.05 * (i + 1), {}) for i in range(5)}
+
+
 def test_a_slower_case_fails_with_a_table(tmp_path: Path, capsys) -> None:
-    base = _run(0.02, {"a": (0.1, {}), "tiny": (0.0001, {})})
-    now = _run(0.02, {"a": (0.2, {}), "tiny": (0.001, {})})
+    base = _run(0.02, {**STEADY, "a": (0.1, {}), "tiny": (0.0001, {})})
+    now = _run(0.02, {**STEADY, "a": (0.2, {}), "tiny": (0.001, {})})
     assert _check(tmp_path, base, now) == 1
     out = capsys.readouterr().out
     assert "a" in out and "time x2.00" in out and "tiny" not in out.split("regression(s)")[1]
