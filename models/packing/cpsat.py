@@ -24,10 +24,14 @@ direction is explicit (``rounding``):
   Here a known valid bound ``floor`` enters as a cut (the model's optimum is never below
   the real one).
 
-Ticks: ``resolution=0`` picks the largest of 1, 0.1, ..., 1 us that puts all data on the
-grid, if it keeps the horizon within :data:`MAX_TICKS`; otherwise the power of ten that
-does (measured on 20 generated jobs: 1 us ticks, domains of 10^10, found nothing better
-than the hint in 20 s; 1 ms and 0.1 s ticks found the optimum in 10 s and 5 s).
+Both ignore the validator's slack of ``TOL`` (1e-6 s) on overlaps and arrivals, a
+relaxation of at most a microsecond per group (:mod:`models.packing.ti_grid` accounts for it).
+
+Ticks: ``tick=0`` (exact-cpsat's ``resolution``) picks the largest of 1, 0.1, ..., 1 us
+that puts all data on the grid, if it keeps the horizon within :data:`MAX_TICKS`; otherwise
+the power of ten that does (measured on 20 generated jobs: 1 us ticks, domains of 10^10,
+found nothing better than the hint in 20 s; 1 ms and 0.1 s ticks found the optimum in 10 s
+and 5 s).
 """
 
 from __future__ import annotations

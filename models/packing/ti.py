@@ -1,7 +1,10 @@
 """Exact joint packing by an adaptive time-indexed LP (issue 11; DESIGN.md, "Known structure").
 
-One *level* of the method, on the relaxation of :mod:`models.packing.ti_grid` with the
-columns still in play (the *universe*; :mod:`models.packing.ti_lp`):
+The problem is CUCKOO's joint formulation (section 3.3.1, eq. 3-10): pair jobs of equal GPU
+demand, give each group a GPU type and a start, within each type's GPU count at all times,
+minimising ``alpha * V1 + beta * V2``. One *level* of the method works on the relaxation of
+:mod:`models.packing.ti_grid` with the columns still in play (the *universe*;
+:mod:`models.packing.ti_lp`):
 
 1. column generation: the LP over a growing subset of the universe, priced over the whole
    universe with the prefix-sum pricing of :mod:`models.packing.ti_duals`; after every LP
@@ -16,14 +19,14 @@ columns still in play (the *universe*; :mod:`models.packing.ti_lp`):
 
 Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
 universe would pass ``max_columns`` (memory), halving stops paying on a universe too big
-for the integer program, or the time is spent. Half of what is left
-then goes to local search, the rest to CP-SAT (:mod:`models.packing.cpsat`, rounding
-``"feasible"``) over the options the last level kept, hinted with the best answer and given
-the best bound as a cut; its answer counts when better, its bound when its data lie on its
-grid (then it also gets ``cpsat_share`` of the time limit up front). The bound reported is
-the best of every valid bound computed (each level's, the integer programs', CP-SAT's, the
-closed-form bound of :mod:`models.packing.bounds`), capped by the best answer: a level's
-bound speaks only of solutions better than the answer it pruned with.
+for the integer program, or the time is spent. Half of what is left then goes to local
+search, the rest to CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the
+options the last level kept, hinted with the best answer and given the best bound as a cut;
+its answer counts when better, its bound when its data lie on its grid (then it also gets
+``cpsat_share`` of the time limit up front). The bound reported is the best of every valid
+bound computed (each level's, the integer programs', CP-SAT's, the closed-form bound of
+:mod:`models.packing.bounds`), capped by the best answer: a level's bound speaks only of
+solutions better than the answer it pruned with.
 
 The horizon H (the tail starts there) is the best answer's makespan; any H is valid.
 """
