@@ -18,7 +18,7 @@ from tests.packing.test_exact_brute import brute_force
 
 BY_NAME = {m.name: m for m in METHODS}
 TOL = 1e-6
-QUICK = SolveOptions(time_limit=3.0)
+QUICK = SolveOptions(time_limit=2.0)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,7 +41,7 @@ def test_feasible_rounding_reports_no_bound_off_the_grid() -> None:
     assert bound(build_cpsat(inst, tick=1.0), 123.0) is not None
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_instances())
 def test_ti_cpsat_and_milp_agree_where_they_prove_optimality(inst: PackingInstance) -> None:
     answers = {name: _solve(name, inst) for name in ("exact-ti", "exact-cpsat", "exact-milp")}
@@ -53,7 +53,7 @@ def test_ti_cpsat_and_milp_agree_where_they_prove_optimality(inst: PackingInstan
         assert out.bound is not None and out.bound <= min(proven) + TOL * max(1.0, abs(min(proven)))
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_instances(max_jobs=4, mixed=True))
 def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
     out, value = _solve("exact-ti", inst, QUICK)
@@ -66,14 +66,14 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
             _solve("exact-milp", inst)
 
 
-@pytest.mark.parametrize("packer", ["dab", "blossom", "none"])
+@pytest.mark.parametrize("packer", ["dab", "none"])
 def test_exact_plan_is_never_worse_than_the_heuristic_planners(packer: str) -> None:
     """Issue 11: at N = 40 dab+exact-plan lost to dab+mchp after a timeout; now it starts
     from the best heuristic plan of the same groups and keeps the better answer."""
     from instances.packing.generator import generate
 
     inst = generate(40, 3)
-    options = SolveOptions(time_limit=2.0)
+    options = SolveOptions(time_limit=1.0)
     exact = solve(FAMILY, inst, BY_NAME[f"{packer}+exact-plan"], options=options)
     assert exact.objective is not None
     for planner in ("mchp", "fifo", "edf"):

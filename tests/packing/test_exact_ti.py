@@ -25,7 +25,7 @@ def _below(bound: float, value: float) -> bool:
     return bound <= value + TOL * max(1.0, abs(value))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances(max_jobs=4), st.sampled_from((2, 8, 32)))
 def test_bound_never_passes_the_brute_force_optimum(inst: PackingInstance, periods: int) -> None:
     optimum = brute_force(inst)
@@ -41,7 +41,7 @@ def test_bound_never_passes_the_brute_force_optimum(inst: PackingInstance, perio
         assert out.objective == pytest.approx(optimum, rel=2 * OPTIMAL_GAP, abs=1e-9)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances(max_jobs=4), st.integers(0, 2**31), st.sampled_from((1, 4, 16)))
 def test_any_prices_give_a_certificate(inst: PackingInstance, seed: int, periods: int) -> None:
     """Weak duality with arbitrary row prices (an LP stopped anywhere), on the full universe."""

@@ -75,7 +75,7 @@ def test_milp_and_cpsat_agree_with_binding_deadlines(groups: int, seed: int, squ
         inst, groups=tuple(dataclasses.replace(g, deadline=round(g.deadline * squeeze)) for g in inst.groups)
     )
     milp = solve(FAMILY, inst, BY_NAME["exact-milp"], options=OPTIONS)
-    cp = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=5.0))
+    cp = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=2.0))
     assert milp.status == Status.OPTIMAL
     assert cp.bound is not None and cp.bound <= milp.objective + 1e-6
     if cp.status == Status.OPTIMAL:
