@@ -64,8 +64,9 @@ def test_the_demo_table_reads_as_quoted(tmp_path: Path) -> None:
     options = SolveOptions(time_limit=30.0)
     for value, name in values.items():
         assert round(solve(fam, instance, method("planning", name), options=options).objective) == value
-    exact = solve(fam, instance, method("planning", "exact-cpsat"), options=options)
-    assert exact.status == "optimal" and round(exact.objective) == quoted[6]
+    for name in ("exact-flow", "exact-cpsat", "exact-milp"):
+        exact = solve(fam, instance, method("planning", name), options=options)
+        assert exact.status == "optimal" and round(exact.objective) == quoted[6], name
 
 
 def test_the_generated_packing_table_reads_as_quoted(tmp_path: Path) -> None:
