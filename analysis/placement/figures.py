@@ -174,7 +174,7 @@ def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Pa
     fig, axes = _figure(12.8, 4.0 * math.ceil((len(workloads) + 1) / 2), 2, math.ceil((len(workloads) + 1) / 2))
     for ax, w in zip(axes, workloads, strict=False):
         for r in (r for r in rows if r["workload"] == w):
-            k = policies.index(r["policy"])
+            k = list(LABELS).index(r["policy"])  # the same colour per policy in every PAL figure
             hours = [i * r["round_length_s"] / 3600 for i in r["round"]]
             low = [100 * (primal_gap(o, e) or math.nan) for o, e in zip(r["objective"], r["exact"], strict=True)]
             high = [100 * (certified_gap(o, b) or math.nan) for o, b in zip(r["objective"], r["bound"], strict=True)]
