@@ -13,13 +13,15 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from analysis.kit import DocumentKind, FamilyKit, Generator, TraceBuilder
 from analysis.method import Method
 from packgap import jsonio
 from packgap.errors import InstanceError, PackgapError, Problem, UnknownNameError
 from packgap.family import Family
+
+T = TypeVar("T")
 
 #: One line per family: the module whose ``KIT`` is the family's :class:`FamilyKit`.
 KIT_MODULES: tuple[str, ...] = (
@@ -38,10 +40,15 @@ def kits() -> dict[str, FamilyKit]:
     return {k.name: k for k in loaded}
 
 
+def _named(kind: str, found: Mapping[str, T], name: str) -> T:
+    """``found[name]``, or an error naming the valid names."""
+    if name not in found:
+        raise UnknownNameError(kind, name, list(found))
+    return found[name]
+
+
 def kit(name: str) -> FamilyKit:
-    if name not in kits():
-        raise UnknownNameError("family", name, list(kits()))
-    return kits()[name]
+    return _named("family", kits(), name)
 
 
 def family(name: str) -> Family[Any, Any]:
@@ -53,10 +60,7 @@ def methods(family_name: str) -> dict[str, Method]:
 
 
 def method(family_name: str, name: str) -> Method:
-    found = methods(family_name)
-    if name not in found:
-        raise UnknownNameError(f"{family_name} method", name, list(found))
-    return found[name]
+    return _named(f"{family_name} method", methods(family_name), name)
 
 
 def resolve(family_name: str, names: str) -> list[Method]:
@@ -72,10 +76,7 @@ def generators() -> dict[str, Generator]:
 
 
 def generator(name: str) -> Generator:
-    found = generators()
-    if name not in found:
-        raise UnknownNameError("generator", name, list(found))
-    return found[name]
+    return _named("generator", generators(), name)
 
 
 def trace_builders() -> dict[str, TraceBuilder]:
@@ -83,10 +84,7 @@ def trace_builders() -> dict[str, TraceBuilder]:
 
 
 def trace_builder(name: str) -> TraceBuilder:
-    found = trace_builders()
-    if name not in found:
-        raise UnknownNameError("trace kind", name, list(found))
-    return found[name]
+    return _named("trace kind", trace_builders(), name)
 
 
 @dataclass(frozen=True)
