@@ -17,8 +17,7 @@ import pytest
 
 from analysis.packing.methods import BY_NAME
 from analysis.run import solve
-from benchmarks.conftest import LARGE, sizes
-from benchmarks.test_placement_exact_bench import PeakRss
+from benchmarks.conftest import LARGE, PeakRss, exact_info, sizes
 from instances.packing.generator import generate
 from packgap.errors import PackgapError
 from packgap.packing import FAMILY, PackingInstance
@@ -36,15 +35,8 @@ def _measure(benchmark: Any, inst: PackingInstance, method: str) -> None:
         result = benchmark.pedantic(solve, args=(FAMILY, inst, BY_NAME[method]), kwargs={"options": options}, rounds=1)
     heuristic = solve(FAMILY, inst, BY_NAME["dab+mchp"], options=options).objective
     benchmark.extra_info.update(
-        status=str(result.status),
-        gap=result.gap,
-        seconds=result.wall_s,
-        build_s=result.build_s,
-        peak_rss_mb=peak.mb,
-        objective=result.objective,
-        bound=result.bound,
+        **exact_info(result, peak),
         dab_mchp_gap=certified_gap(heuristic, result.bound),
-        message=result.message,
     )
     assert result.objective is not None and result.bound is not None
     assert result.bound <= result.objective + 1e-9 * max(1.0, abs(result.objective))

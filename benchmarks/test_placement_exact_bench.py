@@ -9,14 +9,11 @@ libraries included, about 200 MB; HiGHS's own memory too, which tracemalloc woul
 
 from __future__ import annotations
 
-from pathlib import Path
-from types import TracebackType
-
 import pytest
 
 from analysis.placement.methods import BY_NAME
 from analysis.run import solve
-from benchmarks.conftest import sizes
+from benchmarks.conftest import PeakRss, exact_info, sizes
 from instances.placement.rounds import generate_round
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import certified_gap
@@ -25,31 +22,6 @@ from solvers.outcome import SolveOptions
 JOBS = {32: 10, 256: 50, 1_024: 200, 27_648: 27_648 // 3}
 LIMIT_S = {32: 10.0, 256: 10.0, 1_024: 60.0, 27_648: 600.0}
 GPUS = sizes([32], [256, 1_024, 27_648])
-
-
-class PeakRss:
-    """The process's peak resident set (MB, VmHWM) while the block runs, the peak reset on
-    entry through /proc/self/clear_refs; None where Linux's /proc is absent."""
-
-    def __init__(self) -> None:
-        self.mb: float | None = None
-
-    @staticmethod
-    def _field(name: str) -> float | None:
-        status = Path("/proc/self/status")
-        if not status.is_file():
-            return None
-        line = next(x for x in status.read_text().splitlines() if x.startswith(name))
-        return int(line.split()[1]) / 1024
-
-    def __enter__(self) -> PeakRss:
-        clear = Path("/proc/self/clear_refs")
-        if clear.exists():
-            clear.write_text("5")
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
-        self.mb = self._field("VmHWM:")
 
 
 @pytest.fixture(scope="module")
@@ -68,16 +40,9 @@ def test_exact_blocks(benchmark, rounds, gpus):
     assert result.objective is not None and result.bound is not None and result.bound <= result.objective
     heuristics = {m: solve(FAMILY, inst, BY_NAME[m], options=options).objective for m in ("pal", "pal+blocks")}
     benchmark.extra_info.update(
-        status=str(result.status),
-        gap=result.gap,
-        seconds=result.wall_s,
-        build_s=result.build_s,
-        peak_rss_mb=peak.mb,
-        objective=result.objective,
-        bound=result.bound,
+        **exact_info(result, peak),
         pal_gap=certified_gap(heuristics["pal"], result.bound),
         pal_blocks_gap=certified_gap(heuristics["pal+blocks"], result.bound),
-        message=result.message,
     )
 
 
