@@ -226,6 +226,24 @@ def online_metrics_row(instance: Any, run: Any) -> dict[str, float]:
     return {k: m[k] for k in keys}
 
 
+def offline(instance: Any, method: str, limit: float, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One offline solve, scored by the family evaluator; the solution stays in the result."""
+    from analysis.packing.methods import BY_NAME
+    from analysis.run import solve
+    from packgap.packing import FAMILY
+    from solvers.outcome import SolveOptions
+
+    result = solve(FAMILY, instance, BY_NAME[method], options=SolveOptions(time_limit=limit), params=params)
+    keys = ("mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "pairs")
+    return {
+        "objective": result.objective,
+        "bound": result.bound,
+        "status": str(result.status.value),
+        **{k: result.metrics.get(k) for k in keys},
+        "solution": FAMILY.solution_from_dict(result.solution) if result.solution else None,
+    }
+
+
 def online_instance(seed: int, jobs: int) -> Any:
     """The first ``jobs`` jobs of the 521-job section 4.1 workload of ``seed``."""
     from instances.packing.generator import generate

@@ -9,6 +9,7 @@ import pytest
 from analysis.kit import no_tick
 from analysis.packing import KIT
 from analysis.packing import direction as dirn
+from analysis.packing import muri_misses as muri
 from analysis.packing import reproduce as rep
 from instances.packing.generator import generate
 from packgap.gpus import GpuType
@@ -117,8 +118,8 @@ def test_verdict() -> None:
 def test_issue_13_optimum_forms_no_pair() -> None:
     """generate(20, seed 3): DAB+MCHP pays for pairing; the proven optimum forms no pair."""
     instance = generate(20, 3)
-    dab = dirn.offline(instance, "dab+mchp", 10.0)
-    optimum = dirn.offline(instance, "exact-ti", 20.0)
+    dab = rep.offline(instance, "dab+mchp", 10.0)
+    optimum = rep.offline(instance, "exact-ti", 20.0)
     assert dab["objective"] == pytest.approx(0.1470, abs=1e-3) and dab["pairs"] > 0
     assert optimum["status"] == "optimal" and optimum["pairs"] == 0
     assert optimum["objective"] < 0.6 * dab["objective"]
@@ -138,9 +139,9 @@ def _tiny(jobs: list[tuple[str, float, float, int, int]], gpus: int) -> PackingI
 def test_instrument_counts_doomed_jobs_and_held_gpus() -> None:
     inst = _tiny([("long", 0.0, 1000.0, 1, 100), ("short", 1.0, 20.0, 1, 10)], 1)
     greedy = PackingSolution((PlacedGroup(("long",), "G", (0,), 0.0), PlacedGroup(("short",), "G", (0,), 100.0)))
-    assert dirn.instrument(inst, greedy) == {"doomed": 1.0, "behind_gang": 0.0, "idle_gpu_h": 0.0}
+    assert muri.instrument(inst, greedy) == {"doomed": 1.0, "behind_gang": 0.0, "idle_gpu_h": 0.0}
     holding = PackingSolution((PlacedGroup(("short",), "G", (0,), 1.0), PlacedGroup(("long",), "G", (0,), 11.0)))
-    assert dirn.instrument(inst, holding) == {"doomed": 0.0, "behind_gang": 0.0, "idle_gpu_h": pytest.approx(1 / 3600)}
+    assert muri.instrument(inst, holding) == {"doomed": 0.0, "behind_gang": 0.0, "idle_gpu_h": pytest.approx(1 / 3600)}
 
 
 def test_instrument_counts_jobs_behind_a_whole_cluster_group() -> None:
@@ -153,7 +154,7 @@ def test_instrument_counts_jobs_behind_a_whole_cluster_group() -> None:
         )
     )
     # GPU 1 idles from 0 to 100 while "s" (from 10) could use it: 90 GPU-s.
-    assert dirn.instrument(inst, solution) == {
+    assert muri.instrument(inst, solution) == {
         "doomed": 0.0,
         "behind_gang": 1.0,
         "idle_gpu_h": pytest.approx(90 / 3600),
@@ -168,15 +169,15 @@ def no_traces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_muri_rows_say_when_the_trace_is_absent(no_traces: None) -> None:
-    assert dirn.muri_misses(True, no_tick) == [{"kind": "muri", "traces": False}]
+    assert muri.muri_misses(True, no_tick) == [{"kind": "muri", "traces": False}]
 
 
 @pytest.mark.traces
-@pytest.mark.skipif(dirn.muri_instance() is None, reason="Muri trace not present")
+@pytest.mark.skipif(muri.muri_instance() is None, reason="Muri trace not present")
 def test_muri_misses_are_lost_at_arrival() -> None:
     """Issue 13: every heuristic planner misses 24 of 40 offline; most were lost at arrival;
     the exact plan of the same groups holds GPUs back and misses far fewer."""
-    rows = dirn.muri_misses(True, no_tick)
+    rows = muri.muri_misses(True, no_tick)
     by = {(r["scenario"], r["method"]): r for r in rows}
     offline = [r for r in rows if r["scenario"] == "offline, 1,000 s batches"]
     assert len(offline) == 9 and {r["late_jobs"] for r in offline} == {24}
