@@ -9,6 +9,7 @@ from typing import Any
 from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
 from analysis.sharing.commands import commands
 from analysis.sharing.methods import METHODS
+from analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
 from analysis.sharing.reproduce import REPRODUCTIONS
 from analysis.sharing.simulate import SIMULATION
 from packgap.sharing import FAMILY
@@ -90,6 +91,6 @@ KIT = FamilyKit(
         ),
     ),
     simulation=SIMULATION,
-    reproductions=REPRODUCTIONS,
+    reproductions=(*REPRODUCTIONS, POLLUX_LOAD),
     commands=commands,
 )

@@ -82,12 +82,25 @@ def _lines(rows: Sequence[Mapping[str, Any]], key: str, policies: Sequence[str],
     ax.plot(xs, [_bound([r for r in rows if r[key] == x]) / HOUR for x in xs], "k:", label="valid bound")
 
 
-def draw_fig6a(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
-    fig, ax = _figure()
-    _lines(rows, "load", POLICIES, ax)
-    ax.set(xlabel="workload (x 240 jobs in 8 h)", ylabel="average JCT (h)", title="SJF-BSBF Fig. 6a: varying the load")
-    ax.legend(fontsize=8)
-    return _save(fig, out_dir, "sjf_bsbf_fig6a")
+def draw_load(xlabel: str, title: str, stem: str) -> Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]:
+    """Fig. 6a's plot: every policy's average JCT and the valid bound against the load.
+
+    Rows that say the traces were missing draw nothing."""
+
+    def draw(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+        rows = [r for r in rows if "missing" not in r]
+        if not rows:
+            return []
+        fig, ax = _figure()
+        _lines(rows, "load", POLICIES, ax)
+        ax.set(xlabel=xlabel, ylabel="average JCT (h)", title=title)
+        ax.legend(fontsize=8)
+        return _save(fig, out_dir, stem)
+
+    return draw
+
+
+draw_fig6a = draw_load("workload (x 240 jobs in 8 h)", "SJF-BSBF Fig. 6a: varying the load", "sjf_bsbf_fig6a")
 
 
 def draw_fig6b(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
