@@ -25,10 +25,11 @@ def busy_view(gpus: int) -> tuple[View, Any]:
     nodes = gpus // 4
     inst = generate(gpus + 1, 1, nodes=nodes)
     perf = Perf(inst)
-    view = View(inst, perf, holders=[[] for _ in range(inst.cluster.gpus)])
+    view = View(inst, perf)
     view.progress = {j.id: engine.Progress(engine.EngineJob(j.id, 0.0, float(j.iterations))) for j in inst.jobs}
     runners = inst.jobs[:gpus]
-    view.waiting = list(inst.jobs)
+    for job in inst.jobs:
+        view.arrive(job)
     for g, job in enumerate(runners):
         view.start(job, (g,), perf.solo_batch(job))
     new = inst.jobs[gpus]

@@ -5,13 +5,17 @@ seconds of solo run). A *policy* is called at every event (arrivals, finishes, a
 wake-ups it asked for) with the current :class:`State` and returns a :class:`Decision`:
 the rate (work units per second) of every job that runs until the next event. Rates are
 piecewise constant between events; a job left out of a decision is stopped and keeps its
-progress (preemption). A policy may charge extra work to a job (a restart or checkpoint
+progress (preemption). A policy that tracks its own changes may instead return only the
+new and changed rates and the jobs that stop (``Decision.stop``); every other running job
+keeps its rate. A policy may charge extra work to a job (a restart or checkpoint
 overhead, in the job's own work units) and may ask to be woken at a later time.
 
 The engine advances to the earliest of: the next arrival, the earliest finish at the
 current rates, the requested wake-up. It records, per job, the first start, the finish,
 every constant-rate segment (consecutive equal rates merged) and how often it was stopped
-before finishing. Each event costs time in the running jobs, not the waiting ones.
+before finishing. Each event costs a few array operations over the running jobs (their
+progress lives in numpy columns, advanced by the same float operations one job at a time
+would do) plus Python work for the jobs whose rates change, none for the waiting ones.
 
 Example
 -------
@@ -31,8 +35,10 @@ remaining work first (the second arrives at t = 2 with less work left, so it pre
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from packgap.errors import PackgapError
 
@@ -62,19 +68,33 @@ class Segment:
     rate: float
 
 
-@dataclass
-class Progress:
-    """Live state of one job (owned by the engine; policies read it, never write it)."""
+class _Ledger:
+    """Every job's done work, running seconds, rate and work (own + charged), as columns."""
 
-    job: EngineJob
-    done: float = 0.0
-    rate: float = 0.0
-    charged: float = 0.0
-    start: float | None = None
-    finish: float | None = None
-    preemptions: int = 0
-    running_s: float = 0.0
-    segments: list[Segment] = field(default_factory=list)
+    def __init__(self, work: Sequence[float]) -> None:
+        self.work = np.array(work, dtype=float)
+        self.done = np.zeros(len(work))
+        self.running_s = np.zeros(len(work))
+        self.rate = np.zeros(len(work))
+        self.now = 0.0
+
+
+class Progress:
+    """Live state of one job (owned by the engine; policies read it, never write it).
+
+    ``segments`` are the job's constant-rate runs so far, the current one ending now.
+    """
+
+    def __init__(self, job: EngineJob, ledger: _Ledger | None = None, slot: int = 0) -> None:
+        self.job = job
+        self.charged = 0.0
+        self.start: float | None = None
+        self.finish: float | None = None
+        self.preemptions = 0
+        self._ledger = ledger if ledger is not None else _Ledger([job.work])
+        self._slot = slot
+        self._closed: list[Segment] = []
+        self._open: tuple[float, float] | None = None  # (start, rate) of the run in progress
 
     @property
     def id(self) -> str:
@@ -86,8 +106,42 @@ class Progress:
         return self.job.work + self.charged
 
     @property
+    def done(self) -> float:
+        return float(self._ledger.done[self._slot])
+
+    @property
+    def rate(self) -> float:
+        return float(self._ledger.rate[self._slot])
+
+    @property
+    def running_s(self) -> float:
+        """Seconds run so far, at any rate."""
+        return float(self._ledger.running_s[self._slot])
+
+    @property
     def remaining(self) -> float:
         return max(0.0, self.work - self.done)
+
+    @property
+    def segments(self) -> list[Segment]:
+        if self._open is None:
+            return list(self._closed)
+        return [*self._closed, Segment(self._open[0], self._ledger.now, self._open[1])]
+
+    def _close(self, end: float) -> None:
+        if self._open is not None:
+            self._closed.append(Segment(self._open[0], end, self._open[1]))
+            self._open = None
+
+    def _run_at(self, rate: float, now: float) -> None:
+        """Start a run at ``rate`` now, continuing one that ended now at the same rate."""
+        self._close(now)
+        last = self._closed[-1] if self._closed else None
+        if last is not None and last.end == now and last.rate == rate:
+            self._open = (self._closed.pop().start, rate)
+        else:
+            self._open = (now, rate)
+        self._ledger.rate[self._slot] = rate
 
 
 @dataclass(frozen=True)
@@ -113,12 +167,15 @@ class Decision:
     """Rates (work units / s, > 0) of the jobs that run until the next event; others stop.
 
     ``charge`` adds work to jobs (e.g. a restart overhead of ``seconds x rate``);
-    ``wake_at`` asks for a call at that absolute time even if nothing else happens.
+    ``wake_at`` asks for a call at that absolute time even if nothing else happens. With
+    ``stop`` given, ``rates`` holds only new or changed rates, ``stop`` the running jobs
+    that stop, and every other running job keeps its rate.
     """
 
     rates: Mapping[str, float]
     charge: Mapping[str, float] = field(default_factory=dict)
     wake_at: float | None = None
+    stop: Collection[str] | None = None
 
 
 Policy = Callable[[State], Decision]
@@ -172,47 +229,106 @@ def _checked_jobs(jobs: Iterable[EngineJob]) -> list[EngineJob]:
     return out
 
 
-def _apply(
-    decision: Decision,
-    now: float,
-    progress: dict[str, Progress],
-    active: dict[str, Progress],
-    running: dict[str, Progress],
-) -> None:
-    """Set the rates of ``decision``; every running job it leaves out stops (a preemption)."""
-    for jid, extra in decision.charge.items():
-        if jid not in active or not (math.isfinite(extra) and extra >= 0):
-            raise EngineError(f"charge {extra!r} for job {jid!r}: not an active job or not a finite amount >= 0")
-        active[jid].charged += extra
-    for jid, rate in decision.rates.items():
-        if jid not in active:
-            state = "unknown" if jid not in progress else "not active (not arrived or already finished)"
-            raise EngineError(f"policy gave a rate to job {jid!r}, which is {state}")
-        if not (math.isfinite(rate) and rate > 0):
-            raise EngineError(f"policy gave job {jid!r} rate {rate!r}; rates must be finite and > 0")
-    for jid in [jid for jid in running if jid not in decision.rates]:
-        running.pop(jid).rate = 0.0
-        progress[jid].preemptions += 1
-    for jid, rate in decision.rates.items():
-        p = active[jid]
-        if p.start is None:
-            p.start = now
-        p.rate = rate
-        running[jid] = p
+class _Cluster:
+    """The engine's bookkeeping: active and running jobs, and the running jobs' slots in
+    the ledger in the order they started (the order ``State.finished`` reports them)."""
+
+    def __init__(self, jobs: list[EngineJob]) -> None:
+        self.ledger = _Ledger([j.work for j in jobs])
+        self.by_slot = [Progress(j, self.ledger, k) for k, j in enumerate(jobs)]
+        self.progress = {p.id: p for p in self.by_slot}
+        self.active: dict[str, Progress] = {}
+        self.running: dict[str, Progress] = {}
+        self.slots = np.zeros(0, dtype=np.intp)
+
+    def apply(self, decision: Decision, now: float) -> None:
+        """Set the rates of ``decision``; every running job it stops is preempted."""
+        active, running = self.active, self.running
+        for jid, extra in decision.charge.items():
+            if jid not in active or not (math.isfinite(extra) and extra >= 0):
+                raise EngineError(f"charge {extra!r} for job {jid!r}: not an active job or not a finite amount >= 0")
+            p = active[jid]
+            p.charged += extra
+            self.ledger.work[p._slot] = p.work
+        for jid, rate in decision.rates.items():
+            if jid not in active:
+                state = "unknown" if jid not in self.progress else "not active (not arrived or already finished)"
+                raise EngineError(f"policy gave a rate to job {jid!r}, which is {state}")
+            if not (math.isfinite(rate) and rate > 0):
+                raise EngineError(f"policy gave job {jid!r} rate {rate!r}; rates must be finite and > 0")
+        if decision.stop is None:
+            stops = [jid for jid in running if jid not in decision.rates]
+        else:
+            stops = list(decision.stop)
+            for jid in stops:
+                if jid not in running or jid in decision.rates:
+                    raise EngineError(f"policy stopped job {jid!r}, which is not running or also gets a rate")
+        for jid in stops:
+            p = running.pop(jid)
+            p._close(now)
+            self.ledger.rate[p._slot] = 0.0
+            p.preemptions += 1
+        started = []
+        for jid, rate in decision.rates.items():
+            p = active[jid]
+            if p.start is None:
+                p.start = now
+            if jid in running and p._open is not None and p._open[1] == rate:
+                continue
+            p._run_at(rate, now)
+            if jid not in running:
+                running[jid] = p
+                started.append(p._slot)
+        if stops:
+            gone = np.array([self.progress[jid]._slot for jid in stops], dtype=np.intp)
+            self.slots = self.slots[~np.isin(self.slots, gone)]
+        if started:
+            self.slots = np.concatenate([self.slots, np.array(started, dtype=np.intp)])
+
+    def earliest_finish(self) -> float:
+        """Seconds until the first running job finishes at the current rates."""
+        if not self.slots.size:
+            return math.inf
+        led, s = self.ledger, self.slots
+        return float(np.min(np.maximum(0.0, led.work[s] - led.done[s]) / led.rate[s]))
+
+    def advance(self, step: float, end: float) -> list[str]:
+        """Run every running job for ``step`` s up to ``end``; the ids that finished."""
+        led, s = self.ledger, self.slots
+        if not s.size:
+            return []
+        rate, work = led.rate[s], led.work[s]
+        led.running_s[s] += step
+        done = led.done[s] + rate * step
+        led.done[s] = done
+        left = np.maximum(0.0, work - done)
+        over = np.flatnonzero((left <= WORK_TOL * work) | (left / rate <= WORK_TOL * max(1.0, end)))
+        finished = []
+        for k in over.tolist():
+            slot = int(s[k])
+            led.done[slot], led.rate[slot] = work[k], 0.0
+            p = self.by_slot[slot]
+            p.finish = end
+            p._close(end)
+            finished.append(p.id)
+            del self.active[p.id], self.running[p.id]
+        if over.size:
+            self.slots = np.delete(s, over)
+        return finished
 
 
 def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_000_000) -> Run:
     """Run ``policy`` over ``jobs`` until every job has done its work.
 
     Raises :class:`EngineError` when the policy names an unknown, finished or not yet
-    arrived job, gives a rate that is not finite and > 0, or leaves unfinished jobs with
-    nothing running, nothing arriving and no wake-up (it would wait forever).
+    arrived job, gives a rate that is not finite and > 0, stops a job that is not running,
+    or leaves unfinished jobs with nothing running, nothing arriving and no wake-up (it
+    would wait forever).
     """
     order = _checked_jobs(jobs)
-    progress = {j.id: Progress(j) for j in order}
+    cluster = _Cluster(order)
+    active, progress = cluster.active, cluster.progress
     pending = sorted(order, key=lambda j: j.arrival)
-    active: dict[str, Progress] = {}
-    running: dict[str, Progress] = {}
     now, nxt, events = 0.0, 0, 0
     arrived: list[str] = []
     finished: list[str] = []
@@ -224,15 +340,14 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
             active[pending[nxt].id] = progress[pending[nxt].id]
             arrived.append(pending[nxt].id)
             nxt += 1
-        state = State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress)
-        decision = policy(state)
+        cluster.ledger.now = now
+        decision = policy(State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress))
         events += 1
         if events > max_events:
             raise EngineError(f"more than {max_events} events: the policy keeps waking without progress")
-        _apply(decision, now, progress, active, running)
+        cluster.apply(decision, now)
         wake = decision.wake_at if decision.wake_at is not None and decision.wake_at > now else None
-        arrived, finished = [], []
-        step = min((p.remaining / p.rate for p in running.values()), default=math.inf)
+        step = cluster.earliest_finish()
         # Land exactly on an arrival or a wake-up, so round-off never leaves it ahead.
         end = now + step
         if nxt < len(pending) and pending[nxt].arrival - now <= step:
@@ -243,23 +358,13 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
         if not math.isfinite(step):
             stuck = ", ".join(sorted(active))
             raise EngineError(f"at t = {now:g} jobs {stuck} wait with nothing running, arriving or waking")
-        for p in list(running.values()):
-            last = p.segments[-1] if p.segments else None
-            if last is not None and last.end == now and last.rate == p.rate:
-                p.segments[-1] = Segment(last.start, end, p.rate)
-            else:
-                p.segments.append(Segment(now, end, p.rate))
-            p.running_s += step
-            p.done += p.rate * step
-            if p.remaining <= WORK_TOL * p.work or p.remaining / p.rate <= WORK_TOL * max(1.0, end):
-                p.done, p.finish, p.rate = p.work, end, 0.0
-                finished.append(p.id)
-                del active[p.id], running[p.id]
+        arrived, finished = [], cluster.advance(step, end)
         now = end
-    return Run({jid: _record(p) for jid, p in progress.items()}, events)
+    cluster.ledger.now = now
+    return Run({p.id: _record(p) for p in cluster.by_slot}, events)
 
 
 def _record(p: Progress) -> Record:
     """The record of a finished job (every job has started and finished when the loop ends)."""
     assert p.start is not None and p.finish is not None
-    return Record(p.job, p.start, p.finish, p.charged, p.preemptions, tuple(p.segments))
+    return Record(p.job, p.start, p.finish, p.charged, p.preemptions, tuple(p._closed))

@@ -16,12 +16,12 @@ Each b costs one Theorem 1 evaluation: O(log2 B) per pair.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from heuristics.sharing.pair import decide
+import numpy as np
+
+from heuristics.sharing.pair import decide_many
 from packgap.sharing import Perf
-from packgap.sharing.perf import ladder
 
 
 @dataclass(frozen=True)
@@ -35,14 +35,35 @@ class SharingConfig:
 
 def best_sharing(perf: Perf, running: str, running_batch: int, remaining_solo: float, new: str) -> SharingConfig:
     """SF, b, t for new job ``new`` beside ``running`` (which has ``remaining_solo`` s left)."""
-    job = perf.jobs[new]
     room = perf.instance.cluster.gpu_memory_gb - perf.memory(running, running_batch)
-    xi_running, xi_new = perf.xi(running, new), perf.xi(new, running)
-    best = SharingConfig(False, job.batch, math.inf)
-    for b in ladder(job.batch):
-        if perf.memory(new, b) > room + 1e-9:
-            continue
-        d = decide(remaining_solo, perf.solo_time(new, b), xi_running, xi_new)
-        if d.t_share <= best.t:
-            best = SharingConfig(d.share, b, d.t_share)
-    return best
+    share, batch, t = best_sharing_many(
+        perf, new, np.array([remaining_solo]), np.array([room]), np.array([perf.model_index[running]])
+    )
+    return SharingConfig(bool(share[0]), int(batch[0]), float(t[0]))
+
+
+def best_sharing_many(
+    perf: Perf, new: str, remaining_solo: np.ndarray, room: np.ndarray, models: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Algorithm 2 for ``new`` beside many running jobs at once: arrays SF, b and t.
+
+    The running jobs are given by their remaining solo times P_R, the GPU memory left
+    beside their workers (GB) and their model indices (:attr:`Perf.model_index`). Every
+    (running job, b) pair is one Theorem 1 evaluation, computed as arrays; per running job
+    the kept b is the last (smallest) one of least t_share, as the sequential ``<=`` keeps it.
+    """
+    job = perf.jobs[new]
+    steps = perf.ladder(new)
+    own = perf.model_index[new]
+    share, t_share = decide_many(
+        remaining_solo[None, :],
+        steps.solo_time[:, None],
+        perf.xi_table[models, own][None, :],
+        perf.xi_table[own, models][None, :],
+    )
+    t = np.where(steps.memory[:, None] <= room[None, :] + 1e-9, t_share, np.inf)
+    last = len(steps.batches) - 1 - np.argmin(t[::-1], axis=0)
+    cols = np.arange(len(room))
+    best = t[last, cols]
+    fits = best < np.inf
+    return share[last, cols] & fits, np.where(fits, steps.batches[last], job.batch), best

@@ -12,24 +12,19 @@ switches either behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from heuristics.sharing.online import OnlinePolicy, View, consolidated, run_online
+from heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
-def exclusive_policy(key: Callable[[View, Job], float], backfill: bool) -> OnlinePolicy:
-    """Start waiting jobs in ``key`` order on free GPUs only."""
+def exclusive_policy(backfill: bool) -> OnlinePolicy:
+    """Start waiting jobs in the queue's order on free GPUs only."""
 
     def policy(view: View) -> None:
-        free = view.free_gpus()
-        for job in sorted(view.waiting, key=lambda j: (key(view, j), j.arrival, j.id)):
-            if len(free) >= job.gpus:
-                gpus = consolidated(free, job.gpus, view.instance.cluster.gpus_per_node)
-                view.start(job, gpus, view.perf.solo_batch(job))
-                free = [g for g in free if g not in gpus]
-            elif not backfill:
+        for job in view.queue():
+            if view.free_count >= job.gpus:
+                view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
+            elif not backfill or view.free_count == 0:
                 return
 
     return policy
@@ -37,7 +32,7 @@ def exclusive_policy(key: Callable[[View, Job], float], backfill: bool) -> Onlin
 
 def fifo(instance: SharingInstance, backfill: bool = False) -> SharingSolution:
     """First-in-first-out: arrival order, exclusive GPUs, head-of-line blocking by default."""
-    return run_online(instance, exclusive_policy(lambda v, j: j.arrival, backfill))
+    return run_online(instance, exclusive_policy(backfill), priority=lambda v, j: j.arrival)
 
 
 def solo_length(view: View, job: Job) -> float:
@@ -47,4 +42,4 @@ def solo_length(view: View, job: Job) -> float:
 
 def sjf(instance: SharingInstance, backfill: bool = True) -> SharingSolution:
     """Shortest job first by L_k, exclusive GPUs."""
-    return run_online(instance, exclusive_policy(solo_length, backfill))
+    return run_online(instance, exclusive_policy(backfill), priority=solo_length)

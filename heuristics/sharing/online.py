@@ -7,18 +7,26 @@ which sub-batch, the waiting queue, and every job's progress. It starts jobs wit
 turns that into rates with the progress model of :mod:`packgap.sharing.progress` and
 writes the :class:`~packgap.sharing.SharingSolution`, which the family's evaluator
 replays independently.
+
+The view keeps its answers up to date as jobs start and stop instead of scanning the
+cluster: free GPUs per node, GPUs that hold one job, the queue in the policy's order, and
+the rates of only the jobs whose co-runners changed (:class:`~packgap.sharing.progress.
+CoLocation`). An event then costs time in the jobs it touches and the queue it walks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+import bisect
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from packgap import engine
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 from packgap.sharing.perf import steps
-from packgap.sharing.progress import co_located_rates
+from packgap.sharing.progress import CoLocation
 
 
 @dataclass
@@ -28,35 +36,93 @@ class Placed:
     batch: int
 
 
-@dataclass
+@dataclass(frozen=True)
+class LoneHolders:
+    """Algorithm 1's G_OJ at one instant: the jobs holding GPUs alone, in the order of
+    their first such GPU, with those GPUs, their remaining solo times P_R, the memory left
+    beside their workers (GB) and their model indices."""
+
+    jobs: tuple[str, ...]
+    gpus: tuple[list[int], ...]
+    count: np.ndarray
+    remaining_solo: np.ndarray
+    room: np.ndarray
+    models: np.ndarray
+
+
+#: A policy's static queue order: lower first, ties by arrival then id.
+Priority = Callable[["View", Job], float]
+
+
 class View:
     """The cluster as a policy sees it; ``start`` and ``stop`` are its only actions."""
 
-    instance: SharingInstance
-    perf: Perf
-    now: float = 0.0
-    holders: list[list[str]] = field(default_factory=list)
-    running: dict[str, Placed] = field(default_factory=dict)
-    waiting: list[Job] = field(default_factory=list)
-    progress: Mapping[str, engine.Progress] = field(default_factory=dict)
-    log: dict[str, list[Segment]] = field(default_factory=dict)
-    batches: dict[str, int] = field(default_factory=dict)
-    co_runners: dict[str, str | None] = field(default_factory=dict)
+    def __init__(self, instance: SharingInstance, perf: Perf, priority: Priority | None = None) -> None:
+        self.instance = instance
+        self.perf = perf
+        self.now = 0.0
+        self.holders: list[list[str]] = [[] for _ in range(instance.cluster.gpus)]
+        self.running: dict[str, Placed] = {}
+        self.waiting: dict[str, Job] = {}
+        self.progress: Mapping[str, engine.Progress] = {}
+        self.log: dict[str, list[Segment]] = {}
+        self.batches: dict[str, int] = {}
+        self.co_runners: dict[str, str | None] = {}
+        self.colocation = CoLocation(perf)
+        self.started: list[str] = []
+        self._stopped: set[str] = set()
+        self._priority = priority
+        self._keys: dict[str, tuple[float, float, str]] = {}
+        self._queue: list[tuple[float, float, str]] = []
+        per_node = instance.cluster.gpus_per_node
+        self._free: dict[int, list[int]] = {}
+        for g in range(instance.cluster.gpus):
+            self._free.setdefault(g // per_node, []).append(g)
+        self.free_count = instance.cluster.gpus
+        self._lone: set[int] = set()
+        self._lone_cache: LoneHolders | None = None
 
-    def free_gpus(self) -> list[int]:
-        return [g for g, h in enumerate(self.holders) if not h]
+    def begin_event(self, state: engine.State) -> None:
+        """Take the engine's clock and progress; forget the previous event's starts."""
+        self.now, self.progress = state.now, state.progress
+        self.started, self._stopped = [], set()
+        self._lone_cache = None
+
+    def free_consolidated(self, count: int) -> list[int]:
+        """:func:`consolidated` over the free GPUs."""
+        return _consolidate(self._free, count)
 
     def shareable(self) -> int:
         """GPUs holding no job or one job: the most a waiting job could be given now."""
-        return sum(1 for h in self.holders if len(h) < 2)
+        return self.free_count + len(self._lone)
+
+    def lone_gpus(self) -> list[int]:
+        """GPUs that hold exactly one job, in GPU order."""
+        return sorted(self._lone)
 
     def alone_gpus(self) -> dict[str, list[int]]:
         """GPUs that hold exactly one job, by that job (Algorithm 1's G_OJ), in GPU order."""
         out: dict[str, list[int]] = {}
-        for g, h in enumerate(self.holders):
-            if len(h) == 1:
-                out.setdefault(h[0], []).append(g)
+        for g in self.lone_gpus():
+            out.setdefault(self.holders[g][0], []).append(g)
         return out
+
+    def lone_holders(self) -> LoneHolders:
+        """:meth:`alone_gpus` with what Algorithm 2 needs of each holder, cached until the
+        cluster changes."""
+        if self._lone_cache is None:
+            alone = self.alone_gpus()
+            jobs = tuple(alone)
+            memory = self.instance.cluster.gpu_memory_gb
+            self._lone_cache = LoneHolders(
+                jobs,
+                tuple(alone.values()),
+                np.array([len(gs) for gs in alone.values()], dtype=int),
+                np.array([self.remaining_solo(j) for j in jobs], dtype=float),
+                np.array([memory - self.perf.memory(j, self.running[j].batch) for j in jobs], dtype=float),
+                np.array([self.perf.model_index[j] for j in jobs], dtype=np.intp),
+            )
+        return self._lone_cache
 
     def remaining_solo(self, job_id: str) -> float:
         """P_R: seconds the running job needs alone to finish at its current sub-batch."""
@@ -66,56 +132,105 @@ class View:
     def used_memory(self, gpu: int) -> float:
         return sum(self.perf.memory(j, self.running[j].batch) for j in self.holders[gpu])
 
+    def queue(self) -> Iterator[Job]:
+        """The waiting jobs in the policy's priority order (as they were when called)."""
+        return (self.waiting[jid] for _, _, jid in list(self._queue))
+
+    def arrive(self, job: Job) -> None:
+        self.waiting[job.id] = job
+        if self._priority is not None:
+            bisect.insort(self._queue, self._key(job))
+
+    def _key(self, job: Job) -> tuple[float, float, str]:
+        if job.id not in self._keys:
+            assert self._priority is not None
+            self._keys[job.id] = (self._priority(self, job), job.arrival, job.id)
+        return self._keys[job.id]
+
     def start(self, job: Job, gpus: Sequence[int], batch: int) -> None:
         """Start (or resume) ``job`` on ``gpus`` at sub-batch ``batch``, now."""
         co = next((h for g in gpus for h in self.holders[g]), None)
         for g in gpus:
-            self.holders[g].append(job.id)
+            self._hold(g, job.id)
         self.running[job.id] = Placed(job, tuple(gpus), batch)
-        self.waiting.remove(job)
+        del self.waiting[job.id]
+        if self._priority is not None:
+            del self._queue[bisect.bisect_left(self._queue, self._key(job))]
         if job.id not in self.log:
             self.co_runners[job.id] = co
             self.batches[job.id] = batch
         self.log.setdefault(job.id, []).append(Segment(self.now, tuple(gpus)))
+        self.colocation.add(job.id, tuple(gpus), batch)
+        if job.id not in self._stopped:
+            self.started.append(job.id)
 
     def stop(self, job_id: str) -> None:
         """Preempt a running job: it keeps its progress and goes back to the queue."""
         placed = self.release(job_id)
         segs = self.log[job_id]
         segs[-1] = Segment(segs[-1].start, segs[-1].gpus, self.now)
-        self.waiting.append(placed.job)
+        self._stopped.add(job_id)
+        self.arrive(placed.job)
 
-    def release(self, job_id: str) -> Placed:
+    def release(self, job_id: str, finished: bool = False) -> Placed:
         placed = self.running.pop(job_id)
         for g in placed.gpus:
-            self.holders[g].remove(job_id)
+            self._unhold(g, job_id)
+        self.colocation.remove(job_id, finished)
         return placed
+
+    def _hold(self, gpu: int, job_id: str) -> None:
+        held = self.holders[gpu]
+        if not held:
+            node = gpu // self.instance.cluster.gpus_per_node
+            self._free[node].remove(gpu)
+            if not self._free[node]:
+                del self._free[node]
+            self.free_count -= 1
+            self._lone.add(gpu)
+        elif len(held) == 1:
+            self._lone.discard(gpu)
+        held.append(job_id)
+        self._lone_cache = None
+
+    def _unhold(self, gpu: int, job_id: str) -> None:
+        held = self.holders[gpu]
+        held.remove(job_id)
+        if not held:
+            bisect.insort(self._free.setdefault(gpu // self.instance.cluster.gpus_per_node, []), gpu)
+            self.free_count += 1
+            self._lone.discard(gpu)
+        elif len(held) == 1:
+            self._lone.add(gpu)
+        self._lone_cache = None
 
 
 #: ``policy(view) -> wake-up time or None``; it calls ``view.start`` / ``view.stop``.
 OnlinePolicy = Callable[[View], "float | None"]
 
 
-def run_online(instance: SharingInstance, policy: OnlinePolicy, *, preemptive: bool = False) -> SharingSolution:
-    """Simulate ``policy`` over the whole workload and return its schedule."""
-    view = View(instance, Perf(instance), holders=[[] for _ in range(instance.cluster.gpus)])
+def run_online(
+    instance: SharingInstance, policy: OnlinePolicy, *, preemptive: bool = False, priority: Priority | None = None
+) -> SharingSolution:
+    """Simulate ``policy`` over the whole workload and return its schedule; ``priority``
+    orders :meth:`View.queue`."""
+    view = View(instance, Perf(instance), priority)
     jobs = {j.id: j for j in instance.jobs}
+    overhead = instance.cluster.preemption_overhead_s
 
     def step(state: engine.State) -> engine.Decision:
-        view.now, view.progress = state.now, state.progress
+        view.begin_event(state)
         for jid in state.finished:
-            view.release(jid)
-        view.waiting.extend(jobs[jid] for jid in state.arrived)
-        before = {jid: p.gpus for jid, p in view.running.items()}
+            view.release(jid, finished=True)
+        for jid in state.arrived:
+            view.arrive(jobs[jid])
         wake = policy(view)
+        rates, stopped = view.colocation.changes()
         charge = {}
-        overhead = instance.cluster.preemption_overhead_s
-        for jid, placed in view.running.items():
-            resumed = jid not in before and len(view.log[jid]) > 1
-            if resumed and overhead > 0:
-                charge[jid] = overhead / view.perf.t_iter(jid, placed.batch)
-        running = {jid: (p.gpus, p.batch) for jid, p in view.running.items()}
-        return engine.Decision(co_located_rates(view.perf, running), charge, wake)
+        for jid in view.started if overhead > 0 else ():
+            if jid in view.running and len(view.log[jid]) > 1:
+                charge[jid] = overhead / view.perf.t_iter(jid, view.running[jid].batch)
+        return engine.Decision(rates, charge, wake, stop=stopped)
 
     run = engine.simulate([engine.EngineJob(j.id, j.arrival, float(j.iterations)) for j in instance.jobs], step)
     out = []
@@ -135,6 +250,10 @@ def consolidated(free: Sequence[int], count: int, gpus_per_node: int) -> list[in
     by_node: dict[int, list[int]] = {}
     for g in free:
         by_node.setdefault(g // gpus_per_node, []).append(g)
+    return _consolidate(by_node, count)
+
+
+def _consolidate(by_node: Mapping[int, list[int]], count: int) -> list[int]:
     fits = [n for n, gs in by_node.items() if len(gs) >= count]
     if fits:
         node = min(fits, key=lambda n: (len(by_node[n]), n))

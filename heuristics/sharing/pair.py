@@ -28,8 +28,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
 
 from packgap.errors import PackgapError
+
+#: A float or a numpy array of them (Theorem 1's formulas serve both).
+F = TypeVar("F", float, np.ndarray)
 
 
 @dataclass(frozen=True)
@@ -62,11 +68,16 @@ def _check(running_remaining: float, new: float, xi_running: float, xi_new: floa
         raise PackgapError("; ".join(problems))
 
 
+def _first_ends(first: F, other: F, xi_first: F, xi_other: F) -> F:
+    """The pair's average completion time when ``first`` ends first while both share."""
+    return first / 2 + (1 - 1 / (2 * xi_first)) * xi_other * other
+
+
 def concurrent_average(running_remaining: float, new: float, xi_running: float, xi_new: float) -> float:
     """t_con: the pair's average completion time when N starts now beside R."""
     if xi_new * new <= xi_running * running_remaining:
-        return running_remaining / 2 + (1 - 1 / (2 * xi_running)) * xi_new * new
-    return new / 2 + (1 - 1 / (2 * xi_new)) * xi_running * running_remaining
+        return _first_ends(running_remaining, new, xi_running, xi_new)
+    return _first_ends(new, running_remaining, xi_new, xi_running)
 
 
 def pair_average(running_remaining: float, new: float, xi_running: float, xi_new: float, kappa: float) -> float:
@@ -87,6 +98,22 @@ def decide(running_remaining: float, new: float, xi_running: float, xi_new: floa
     t_con = concurrent_average(running_remaining, new, xi_running, xi_new)
     share = t_con < t_seq
     return PairDecision(t_seq, t_con, 0.0 if share else running_remaining, share)
+
+
+def decide_many(
+    running_remaining: np.ndarray, new: np.ndarray, xi_running: np.ndarray, xi_new: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`decide` elementwise over broadcast arrays: (share, t_share), bit for bit the
+    values of the scalar form (the same float operations in the same order)."""
+    t_seq = running_remaining + new / 2
+    n_first = xi_new * new <= xi_running * running_remaining
+    t_con = np.where(
+        n_first,
+        _first_ends(running_remaining, new, xi_running, xi_new),
+        _first_ends(new, running_remaining, xi_new, xi_running),
+    )
+    share = t_con < t_seq
+    return share, np.where(share, t_con, t_seq)
 
 
 def printed_sign_test(xi_new: float, xi_running: float) -> bool:

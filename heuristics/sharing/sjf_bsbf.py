@@ -20,57 +20,50 @@ O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from heuristics.sharing.batch_scaling import SharingConfig, best_sharing
+import numpy as np
+
+from heuristics.sharing.batch_scaling import best_sharing_many
 from heuristics.sharing.exclusive import solo_length
-from heuristics.sharing.online import OnlinePolicy, View, consolidated, run_online
+from heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
 def place_job(view: View, job: Job, free_gpus_first: bool = False) -> bool:
     """Algorithm 1, lines 3-19, for one job; True when the job was started."""
-    free = view.free_gpus()
-    per_node = view.instance.cluster.gpus_per_node
-    if len(free) >= job.gpus:
-        view.start(job, consolidated(free, job.gpus, per_node), view.perf.solo_batch(job))
+    if view.free_count >= job.gpus:
+        view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
         return True
-    alone = view.alone_gpus()
-    if len(free) + sum(len(g) for g in alone.values()) < job.gpus:
+    lone = view.lone_holders()
+    if view.free_count + int(lone.count.sum()) < job.gpus:
         return False
-    pairs: list[tuple[SharingConfig, str]] = []
-    for holder in alone:
-        batch = view.running[holder].batch
-        config = best_sharing(view.perf, holder, batch, view.remaining_solo(holder), job.id)
-        if config.share:
-            pairs.append((config, holder))
-    pairs.sort(key=lambda p: p[0].t)
-    gpus: list[int] = consolidated(free, len(free), per_node) if free_gpus_first else []
+    share, batches, t = best_sharing_many(view.perf, job.id, lone.remaining_solo, lone.room, lone.models)
+    pairs = np.flatnonzero(share)
+    if view.free_count + int(lone.count[pairs].sum()) < job.gpus:
+        return False
+    gpus: list[int] = view.free_consolidated(view.free_count) if free_gpus_first else []
     batch = job.batch
-    for config, holder in pairs:
+    for k in pairs[np.argsort(t[pairs], kind="stable")].tolist():
         if len(gpus) >= job.gpus:
             break
-        gpus.extend(alone[holder][: job.gpus - len(gpus)])
-        batch = min(batch, config.batch)
-    if len(gpus) < job.gpus and not free_gpus_first:
-        gpus.extend(consolidated(free, min(len(free), job.gpus - len(gpus)), per_node))
+        gpus.extend(lone.gpus[k][: job.gpus - len(gpus)])
+        batch = min(batch, int(batches[k]))
     if len(gpus) < job.gpus:
-        return False
-    view.start(job, gpus[: job.gpus], batch)
+        gpus.extend(view.free_consolidated(job.gpus - len(gpus)))
+    view.start(job, gpus, batch)
     return True
 
 
-def sjf_bsbf_policy(free_gpus_first: bool = False) -> OnlinePolicy:
-    return in_order(lambda view, job: solo_length(view, job), free_gpus_first)
-
-
-def in_order(key: Callable[[View, Job], float], free_gpus_first: bool) -> OnlinePolicy:
-    """Lines 2-20 of Algorithm 1 over the waiting jobs in ``key`` order."""
+def in_order(free_gpus_first: bool) -> OnlinePolicy:
+    """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order."""
 
     def policy(view: View) -> None:
         room = view.shareable()
-        for job in sorted(view.waiting, key=lambda j: (key(view, j), j.arrival, j.id)):
+        for job in view.queue():
+            if room == 0:
+                return
             if job.gpus <= room and place_job(view, job, free_gpus_first):
                 room = view.shareable()
 
@@ -79,7 +72,7 @@ def in_order(key: Callable[[View, Job], float], free_gpus_first: bool) -> Online
 
 def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False) -> SharingSolution:
     """SJF-BSBF over the whole workload (online, non-preemptive)."""
-    return run_online(instance, sjf_bsbf_policy(free_gpus_first))
+    return run_online(instance, in_order(free_gpus_first), priority=solo_length)
 
 
 def bsbf_in_order(
@@ -88,4 +81,4 @@ def bsbf_in_order(
     """Algorithm 1's placement with ``priority`` (lower first) in place of L_k: the replay of
     an exact relaxation's completion order as a real schedule."""
 
-    return run_online(instance, in_order(lambda view, job: priority[job.id], free_gpus_first))
+    return run_online(instance, in_order(free_gpus_first), priority=lambda view, job: priority[job.id])

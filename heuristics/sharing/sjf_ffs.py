@@ -12,31 +12,29 @@ is what makes sharing possible at all in this model).
 from __future__ import annotations
 
 from heuristics.sharing.exclusive import solo_length
-from heuristics.sharing.online import View, consolidated, run_online
+from heuristics.sharing.online import View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
 def first_fit(view: View, job: Job) -> bool:
     """Place one job; True when it was started."""
-    free = view.free_gpus()
-    cluster = view.instance.cluster
-    if len(free) >= job.gpus:
-        view.start(job, consolidated(free, job.gpus, cluster.gpus_per_node), view.perf.solo_batch(job))
+    memory = view.instance.cluster.gpu_memory_gb
+    if view.free_count >= job.gpus:
+        view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
         return True
     chosen: list[int] = []
-    room = cluster.gpu_memory_gb
-    for g, h in enumerate(view.holders):
+    room = memory
+    for g in view.lone_gpus():
         if len(chosen) == job.gpus:
             break
-        if len(h) == 1:
-            left = cluster.gpu_memory_gb - view.used_memory(g)
-            if view.perf.largest_fitting(job, left) is not None:
-                chosen.append(g)
-                room = min(room, left)
-    if len(chosen) + len(free) < job.gpus or not chosen:
+        left = memory - view.used_memory(g)
+        if view.perf.largest_fitting(job, left) is not None:
+            chosen.append(g)
+            room = min(room, left)
+    if len(chosen) + view.free_count < job.gpus or not chosen:
         return False
-    chosen += consolidated(free, job.gpus - len(chosen), cluster.gpus_per_node)
+    chosen += view.free_consolidated(job.gpus - len(chosen))
     batch = view.perf.largest_fitting(job, room)
     assert batch is not None
     view.start(job, chosen, batch)
@@ -48,8 +46,10 @@ def sjf_ffs(instance: SharingInstance) -> SharingSolution:
 
     def policy(view: View) -> None:
         room = view.shareable()
-        for job in sorted(view.waiting, key=lambda j: (solo_length(view, j), j.arrival, j.id)):
+        for job in view.queue():
+            if room == 0:
+                return
             if job.gpus <= room and first_fit(view, job):
                 room = view.shareable()
 
-    return run_online(instance, policy)
+    return run_online(instance, policy, priority=solo_length)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from heuristics.sharing.online import View, consolidated, run_online
+from heuristics.sharing.online import View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 
 #: Queue thresholds of attained GPU-seconds (Tiresias simulator ``queue_limit[0]``).
@@ -37,7 +37,7 @@ def tiresias(instance: SharingInstance, thresholds: Sequence[float] = DEFAULT_TH
         return view.perf.jobs[jid].gpus * view.progress[jid].running_s
 
     def policy(view: View) -> float | None:
-        jobs = [p.job for p in view.running.values()] + view.waiting
+        jobs = [p.job for p in view.running.values()] + list(view.waiting.values())
         order = sorted(jobs, key=lambda j: (bisect.bisect_right(limits, service(view, j.id)), j.arrival, j.id))
         budget, chosen = instance.cluster.gpus, []
         for job in order:
@@ -49,8 +49,7 @@ def tiresias(instance: SharingInstance, thresholds: Sequence[float] = DEFAULT_TH
             view.stop(jid)
         for job in chosen:
             if job.id not in view.running:
-                free = view.free_gpus()
-                view.start(job, consolidated(free, job.gpus, instance.cluster.gpus_per_node), view.perf.solo_batch(job))
+                view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
         wake = None
         for jid, placed in view.running.items():
             attained = service(view, jid)

@@ -16,6 +16,9 @@ largest xi over its partners (the paper's model names only one partner).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+import numpy as np
 
 from packgap.sharing.instance import Job, ModelProfile, SharingInstance
 
@@ -49,6 +52,15 @@ def memory_gb(model: ModelProfile, sub_batch: int) -> float:
     return model.mem_base_gb + model.mem_per_sample_gb * sub_batch
 
 
+@dataclass(frozen=True)
+class Ladder:
+    """A job's ladder sub-batches (largest first), its solo run time L and worker memory at each."""
+
+    batches: np.ndarray
+    solo_time: np.ndarray
+    memory: np.ndarray
+
+
 class Perf:
     """Cached time and memory lookups of one instance (the heuristics call these per GPU)."""
 
@@ -58,6 +70,11 @@ class Perf:
         self._iter: dict[tuple[str, int], float] = {}
         self._solo: dict[str, int] = {}
         self._xi: dict[tuple[str, str], float] = {}
+        self._ladders: dict[str, Ladder] = {}
+        names = sorted(instance.models)
+        #: Model index of every job, and xi as a matrix [own model, partner model].
+        self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
+        self.xi_table = np.array([[instance.interference.xi(a, b) for b in names] for a in names], dtype=float)
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
@@ -78,6 +95,14 @@ class Perf:
         if key not in self._xi:
             self._xi[key] = self.instance.interference.xi(*key)
         return self._xi[key]
+
+    def ladder(self, job_id: str) -> Ladder:
+        """The job's ladder sub-batches with their solo run times and worker memory."""
+        if job_id not in self._ladders:
+            bs = ladder(self.jobs[job_id].batch)
+            solo = np.array([self.solo_time(job_id, b) for b in bs])
+            self._ladders[job_id] = Ladder(np.array(bs), solo, np.array([self.memory(job_id, b) for b in bs]))
+        return self._ladders[job_id]
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""

@@ -22,21 +22,73 @@ from packgap.sharing.solution import SharingSolution
 TIME_TOL = 1e-6
 
 
-def co_located_rates(perf: Perf, running: Mapping[str, tuple[tuple[int, ...], int]]) -> dict[str, float]:
-    """Iterations per second of every running job (``job -> (GPU ids, sub-batch)``)."""
-    holders: dict[int, list[str]] = {}
-    for jid, (gpus, _) in running.items():
+class CoLocation:
+    """The rates of :func:`co_located_rates`, kept up to date as jobs start and stop.
+
+    :meth:`changes` recomputes only the jobs whose GPUs gained or lost a co-runner since
+    its last call, so an event costs time in the jobs it touches, not in every running job.
+    """
+
+    def __init__(self, perf: Perf) -> None:
+        self.perf = perf
+        self.holders: dict[int, list[str]] = {}
+        self.placed: dict[str, tuple[tuple[int, ...], int]] = {}
+        self.rates: dict[str, float] = {}
+        self._touched: dict[str, None] = {}
+
+    def add(self, job: str, gpus: tuple[int, ...], batch: int) -> None:
+        """``job`` runs on ``gpus`` at sub-batch ``batch`` (moving it if it ran elsewhere)."""
+        if job in self.placed:
+            self.remove(job)
+        self.placed[job] = (gpus, batch)
+        self._touched[job] = None
         for g in gpus:
-            holders.setdefault(g, []).append(jid)
-    rates = {}
-    for jid, (gpus, b) in running.items():
+            held = self.holders.setdefault(g, [])
+            self._touched.update(dict.fromkeys(held))
+            held.append(job)
+
+    def remove(self, job: str, finished: bool = False) -> None:
+        """``job`` leaves its GPUs: stopped, or ``finished`` (the engine already stopped it)."""
+        gpus, _ = self.placed.pop(job)
+        self._touched[job] = None
+        for g in gpus:
+            held = self.holders[g]
+            held.remove(job)
+            self._touched.update(dict.fromkeys(held))
+        if finished:
+            self.rates.pop(job, None)
+
+    def rate(self, job: str) -> float:
+        """Iterations per second: 1 / (t_iter x the largest xi over the job's co-runners)."""
+        gpus, b = self.placed[job]
         xi = 1.0
         for g in gpus:
-            for other in holders[g]:
-                if other != jid:
-                    xi = max(xi, perf.xi(jid, other))
-        rates[jid] = 1.0 / (perf.t_iter(jid, b) * xi)
-    return rates
+            for other in self.holders[g]:
+                if other != job:
+                    xi = max(xi, self.perf.xi(job, other))
+        return 1.0 / (self.perf.t_iter(job, b) * xi)
+
+    def changes(self) -> tuple[dict[str, float], list[str]]:
+        """New or changed rates and the jobs that stopped, since the last call."""
+        rates: dict[str, float] = {}
+        stopped = []
+        for job in self._touched:
+            if job in self.placed:
+                r = self.rate(job)
+                if self.rates.get(job) != r:
+                    rates[job] = self.rates[job] = r
+            elif self.rates.pop(job, None) is not None:
+                stopped.append(job)
+        self._touched.clear()
+        return rates, stopped
+
+
+def co_located_rates(perf: Perf, running: Mapping[str, tuple[tuple[int, ...], int]]) -> dict[str, float]:
+    """Iterations per second of every running job (``job -> (GPU ids, sub-batch)``)."""
+    tracker = CoLocation(perf)
+    for jid, (gpus, b) in running.items():
+        tracker.add(jid, gpus, b)
+    return tracker.changes()[0]
 
 
 @dataclass(frozen=True)
@@ -70,7 +122,8 @@ def replay(instance: SharingInstance, solution: SharingSolution, perf: Perf | No
             if seg.stop is not None:
                 boundaries.append((seg.stop, 0, j.id, k))
     boundaries.sort()
-    running: dict[str, tuple[tuple[int, ...], int]] = {}
+    tracker = CoLocation(perf)
+    early: dict[str, tuple[tuple[int, ...], int]] = {}
     segments = {j.id: j.segments for j in solution.jobs}
     overhead = instance.cluster.preemption_overhead_s
     cursor = 0
@@ -78,7 +131,10 @@ def replay(instance: SharingInstance, solution: SharingSolution, perf: Perf | No
     def policy(state: engine.State) -> engine.Decision:
         nonlocal cursor
         for jid in state.finished:
-            running.pop(jid, None)
+            tracker.remove(jid, finished=True)
+        # A start within TIME_TOL before the arrival event waits for that event.
+        for jid in [jid for jid in early if state.progress[jid].job.arrival <= state.now]:
+            tracker.add(jid, *early.pop(jid))
         charge = {}
         while cursor < len(boundaries) and boundaries[cursor][0] <= state.now + TIME_TOL:
             _, starts, jid, k = boundaries[cursor]
@@ -86,15 +142,20 @@ def replay(instance: SharingInstance, solution: SharingSolution, perf: Perf | No
             if state.progress[jid].finish is not None:
                 continue
             if starts:
-                running[jid] = (segments[jid][k].gpus, batch[jid])
+                place = (segments[jid][k].gpus, batch[jid])
+                if state.progress[jid].job.arrival <= state.now:
+                    tracker.add(jid, *place)
+                else:
+                    early[jid] = place
                 if k > 0 and overhead > 0:
                     charge[jid] = overhead / perf.t_iter(jid, batch[jid])
+            elif jid in tracker.placed:
+                tracker.remove(jid)
             else:
-                running.pop(jid, None)
+                early.pop(jid, None)
         wake = boundaries[cursor][0] if cursor < len(boundaries) else None
-        # A start within TIME_TOL before the arrival event waits for that event.
-        arrived = {jid: v for jid, v in running.items() if state.progress[jid].job.arrival <= state.now}
-        return engine.Decision(co_located_rates(perf, arrived), charge, wake)
+        rates, stopped = tracker.changes()
+        return engine.Decision(rates, charge, wake, stop=stopped)
 
     jobs = [engine.EngineJob(j.id, j.arrival, float(j.iterations)) for j in instance.jobs]
     run = engine.simulate(jobs, policy)
