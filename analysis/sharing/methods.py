@@ -5,7 +5,8 @@ Exact results and preemption: the branch and bound proves the optimum over non-p
 schedules (the paper's model, eq. 10); Tiresias preempts and may go below it. So every exact
 method reports as its bound a value that holds for preemptive schedules too (the cheap
 bound of :mod:`models.sharing.bound`, or the MILP relaxation's), and the non-preemptive
-optimum goes into the message and the status comes from that bound.
+optimum goes into the message (or, when the search stops early, its own bound on it: the
+least bound over the nodes it left open) and the status comes from that bound.
 """
 
 from __future__ import annotations
@@ -75,8 +76,14 @@ def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutpu
         on_start=ctx.built,
     )
     objective = FAMILY.evaluate(instance, out.solution).objective
-    what = "optimum over non-preemptive schedules, proven" if out.proven else "search stopped; best schedule found"
-    message = f"{what} ({out.nodes} nodes, average JCT {objective:.6g} s)"
+    if out.proven:
+        message = f"optimum over non-preemptive schedules, proven ({out.nodes} nodes, average JCT {objective:.6g} s)"
+    else:
+        floor = (out.lower_bound - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
+        message = (
+            f"search stopped ({out.nodes} nodes); best schedule's average JCT {objective:.6g} s, "
+            f"non-preemptive optimum >= {floor:.6g} s (open nodes' bound)"
+        )
     return MethodOutput(
         out.solution,
         Status.FEASIBLE if out.proven else Status.TIMEOUT,

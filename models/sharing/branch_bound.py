@@ -1,9 +1,9 @@
 """Exact offline optimum of small sharing instances: event-driven branch and bound.
 
 The problem is SJF-BSBF's model (section IV) offline: every job's arrival is known; a
-schedule picks each job's start, its G_j GPUs (at most C jobs per GPU, memory fits) and
-its sub-batch b on Algorithm 2's ladder B, ceil(B/2), ..., 1, without preemption, to
-minimise the sum of completion times (eq. 15).
+schedule picks each job's start, its G_j GPUs (at most C jobs per GPU, eq. 9; memory fits)
+and its sub-batch b on Algorithm 2's ladder B, ceil(B/2), ..., 1, without preemption or
+migration (eq. 10), to minimise the sum of completion times (eq. 15).
 
 Why branching on events suffices: with the order of all starts and finishes fixed, every
 finish is an affine function of the start times (rates are piecewise constant, eqs. 5-7),
@@ -15,27 +15,50 @@ Simultaneous starts are tried in every order, since a job's sub-batch depends on
 already on its GPUs; the transposition table merges the orders that end in one state.
 
 Symmetry: GPUs are identical and eq. 4 has no topology term, so a GPU is characterised by
-the set of jobs it holds; an allocation is a count per such class, and the lowest GPU ids
-of a class are taken. Bound at a node: finished jobs' completions plus, for every other
-job, max(now, a_j) plus its least remaining solo time (xi >= 1). The incumbent starts
-from the best of the online heuristics.
+the set of jobs it holds; an allocation is a count per such class. Within a class the
+GPUs are interchangeable from now on, so one representative is searched: the lowest ids,
+and among empty GPUs the most recently freed first (a canonical choice that depends on the
+state only, as the transposition table needs).
+
+Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
+without it):
+
+* the node bound of :mod:`models.sharing.node_bound` against the incumbent, which starts
+  as the best online heuristic;
+* left shift (:func:`left_shift_dominated`);
+* the transposition table: two paths to one state (up to relabelling GPUs) share their
+  future, so only the one with the smaller sum of completions so far goes on. The key
+  holds everything the rules read, so a state's allowed futures depend on the key only.
+
+When the search stops early (time or node limit) every node it has not explored is
+bounded instead, so ``lower_bound`` = min(incumbent, open nodes' bounds) is valid.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from models.sharing.bound import min_solo_time
+from models.sharing.node_bound import NodeBound, Running
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
 from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
 PRUNE_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which pruning rules run: ``node_bound`` False bounds a node by solo times and pooled
+    SRPT only (:mod:`models.sharing.bound` at the node); ``left_shift`` False keeps starts
+    that :func:`left_shift_dominated` cuts."""
+
+    node_bound: bool = True
+    left_shift: bool = True
 
 
 @dataclass(frozen=True)
@@ -48,164 +71,160 @@ class Start:
 
 @dataclass
 class Outcome:
+    """``sum_completion``: the best schedule's sum of completion times; ``lower_bound``: a
+    proven bound on the non-preemptive optimum's (equal to it when ``proven``)."""
+
     solution: SharingSolution
     sum_completion: float
     proven: bool
     nodes: int
+    root_bound: float
+    lower_bound: float
 
 
-#: Running jobs: job index -> (GPU ids, sub-batch, iterations left).
-Running = dict[int, tuple[tuple[int, ...], int, float]]
+def left_shift_dominated(arrival: float, gpus: int, now: float, free_since: Sequence[float]) -> bool:
+    """Whether starting a waiting job on empty GPUs only at ``now`` is dominated.
+
+    ``free_since`` holds, for every GPU empty now, the time its last holder left. If
+    ``gpus`` of them were empty since d = max(arrival, the gpus-th smallest of those
+    times) < now, the job could have started at d on them: d is an event the search
+    visited (an arrival, a finish or 0) with the job waiting, and those GPUs stayed empty
+    until now. Moving the start there (and swapping the labels of those GPUs with the ones
+    it took, all empty at ``now``) changes nobody's partners before ``now``; afterwards the
+    job is the same run with less left, so it leaves its GPUs no later. A job's rate only
+    grows when a partner leaves (it is 1 / (t_iter xi) with xi the largest ratio over its
+    partners), and no start becomes infeasible when GPUs are freed earlier, so keeping every
+    other start (time, GPUs, sub-batch) no completion grows: at the first instant some job
+    had less progress than before, all jobs would have had at least as much progress until
+    then, hence no more partners and no lower rate, a contradiction. The sub-batch is the
+    same (empty GPUs at both times).
+
+    So among optimal schedules, one with the least sum of start times is never cut: its
+    shifted copy has no larger objective and a smaller sum of starts, and by the vertex
+    argument of the module docstring an event-driven schedule at least as good in both
+    exists, which the search holds up to relabelling.
+    """
+    if len(free_since) < gpus:
+        return False
+    return max(arrival, sorted(free_since)[gpus - 1]) < now - TIME_TOL
 
 
-def _srpt(release: list[float], work: list[float], speed: float) -> float:
-    """Sum of completion times of preemptive SRPT on one machine of ``speed`` (optimal)."""
-    order = sorted(range(len(work)), key=lambda i: release[i])
-    left: list[tuple[float, int]] = []
-    total, now, k = 0.0, 0.0, 0
-    while k < len(order) or left:
-        if not left:
-            now = max(now, release[order[k]])
-        while k < len(order) and release[order[k]] <= now:
-            heapq.heappush(left, (work[order[k]], order[k]))
-            k += 1
-        rest, i = heapq.heappop(left)
-        nxt = release[order[k]] if k < len(order) else math.inf
-        if now + rest / speed <= nxt:
-            now += rest / speed
-            total += now
-        else:
-            heapq.heappush(left, (rest - (nxt - now) * speed, i))
-            now = nxt
-    return total
+class Search:
+    """The depth-first search; :meth:`search` explores the subtree of one node and keeps the
+    best complete schedule below ``best`` (the tests call it on inner nodes)."""
 
-
-class _Search:
-    def __init__(self, instance: SharingInstance, deadline: float, max_nodes: int, every_batch: bool) -> None:
-        self.inst, self.perf = instance, Perf(instance)
+    def __init__(
+        self, instance: SharingInstance, deadline: float, max_nodes: int, every_batch: bool, rules: Rules
+    ) -> None:
+        self.inst, self.perf, self.rules = instance, Perf(instance), rules
         self.ids = [j.id for j in instance.jobs]
         self.solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
+        self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound)
         self.deadline, self.max_nodes, self.every_batch = deadline, max_nodes, every_batch
+        self.slots = instance.cluster.max_jobs_per_gpu
         self.best = math.inf
         self.best_starts: list[Start] = []
         self.nodes = 0
         self.stopped = False
+        self.open_bound = math.inf
         self.seen: dict[tuple[object, ...], float] = {}
-        self.cache: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
-        # Least capacity share of a GPU-second of job j: alone 1, beside a partner xi / C.
-        share = [
-            min([1.0, *(perf_xi / instance.cluster.max_jobs_per_gpu for perf_xi in self._xis(j))])
-            for j in range(len(instance.jobs))
-        ]
-        self.capacity = [j.gpus * f for j, f in zip(instance.jobs, share, strict=True)]
+        self.cache: dict[tuple[object, ...], list[tuple[tuple[tuple[int, ...], ...], int]]] = {}
 
-    def _xis(self, j: int) -> list[float]:
-        return [self.perf.xi(self.ids[j], other) for other in self.ids if other != self.ids[j]]
+    def moves(
+        self, classes: dict[tuple[int, ...], int], running: Running, job: int
+    ) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
+        """Every start of ``job`` up to symmetry: (the holder set of each GPU taken, sub-batch)."""
+        key = (job, tuple(sorted(classes.items())), tuple(sorted((j, v[1]) for j, v in running.items())))
+        if key not in self.cache:
+            self.cache[key] = [
+                (taken, b) for taken in self._allocations(classes, job) for b in self._batches(running, job, taken)
+            ]
+        return self.cache[key]
 
-    def allocations(self, holders: list[list[int]], job: int) -> Iterator[tuple[int, ...]]:
-        """Every allocation of G_j GPUs up to symmetry: counts per class of equal holders."""
-        classes: dict[tuple[int, ...], list[int]] = {}
-        for g, h in enumerate(holders):
-            if len(h) < self.inst.cluster.max_jobs_per_gpu:
-                classes.setdefault(tuple(sorted(h)), []).append(g)
-        keys = sorted(classes, key=len)
-        need = self.inst.jobs[job].gpus
+    def _allocations(self, classes: dict[tuple[int, ...], int], job: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        keys = sorted((h for h in classes if len(h) < self.slots), key=len)
         room = [0] * (len(keys) + 1)
         for k in range(len(keys) - 1, -1, -1):
-            room[k] = room[k + 1] + len(classes[keys[k]])
+            room[k] = room[k + 1] + classes[keys[k]]
 
-        def rec(k: int, left: int) -> Iterator[list[int]]:
+        def rec(k: int, left: int) -> Iterator[list[tuple[int, ...]]]:
             if left == 0:
                 yield []
                 return
-            gpus = classes[keys[k]]
-            for take in range(min(left, len(gpus)), max(0, left - room[k + 1]) - 1, -1):
+            for take in range(min(left, classes[keys[k]]), max(0, left - room[k + 1]) - 1, -1):
                 for rest in rec(k + 1, left - take):
-                    yield gpus[:take] + rest
+                    yield [keys[k]] * take + rest
 
-        if room[0] < need:
-            return
-        for gpus in rec(0, need):
-            yield tuple(sorted(gpus))
+        if room[0] >= self.inst.jobs[job].gpus:
+            yield from (tuple(taken) for taken in rec(0, self.inst.jobs[job].gpus))
 
-    def batches(self, holders: list[list[int]], running: Running, job: int, gpus: tuple[int, ...]) -> list[int]:
+    def _batches(self, running: Running, job: int, taken: tuple[tuple[int, ...], ...]) -> list[int]:
         mem = self.inst.cluster.gpu_memory_gb
-        room = min(mem - sum(self.perf.memory(self.ids[h], running[h][1]) for h in holders[g]) for g in gpus)
+        room = min(mem - sum(self.perf.memory(self.ids[h], running[h][1]) for h in holders) for holders in set(taken))
         jid = self.ids[job]
         fits = [b for b in ladder(self.inst.jobs[job].batch) if self.perf.memory(jid, b) <= room + 1e-9]
         return fits if self.every_batch else fits[:1]
 
-    def moves(self, holders: list[list[int]], running: Running, job: int) -> list[tuple[tuple[int, ...], int]]:
-        """Every (GPUs, sub-batch) start of ``job`` in this state (cached: states repeat)."""
-        key = (job, tuple(tuple(h) for h in holders), tuple(sorted((j, v[1]) for j, v in running.items())))
-        if key not in self.cache:
-            self.cache[key] = [
-                (gpus, b) for gpus in self.allocations(holders, job) for b in self.batches(holders, running, job, gpus)
-            ]
-        return self.cache[key]
-
-    def bound(self, now: float, done: float, running: Running, pending: list[int]) -> float:
-        """Finished completions plus the larger of two relaxations of the rest (models.sharing.bound)."""
-        release, solo, work = [], [], []
-        for j, (_, b, left) in running.items():
-            release.append(now)
-            solo.append(left * self.perf.t_iter(self.ids[j], b))
-            work.append(self.capacity[j] * solo[-1])
-        for j in pending:
-            release.append(max(now, self.inst.jobs[j].arrival))
-            solo.append(self.solo[j])
-            work.append(self.capacity[j] * solo[-1])
-        alone = sum(release) + sum(solo)
-        return done + max(alone, _srpt(release, work, float(self.inst.cluster.gpus)))
-
     def search(
-        self,
-        now: float,
-        done: float,
-        running: Running,
-        pending: list[int],
-        starts: list[Start],
+        self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts: list[Start]
     ) -> None:
         self.nodes += 1
         if self.nodes % 256 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
             self.stopped = True
-        if self.stopped or self.bound(now, done, running, pending) >= self.best * (1 - PRUNE_TOL):
+        holders: list[list[int]] = [[] for _ in free]
+        for j, (gpus, _, _) in running.items():
+            for g in gpus:
+                holders[g].append(j)
+        bound = done + self.node_bound(now, running, pending, holders)
+        if self.stopped:
+            self.open_bound = min(self.open_bound, bound)
+            return
+        if bound >= self.best * (1 - PRUNE_TOL):
             return
         if not running and not pending:
             self.best, self.best_starts = done, list(starts)
             return
-        holders: list[list[int]] = [[] for _ in range(self.inst.cluster.gpus)]
-        for j, (gpus, _, _) in running.items():
-            for g in gpus:
-                holders[g].append(j)
-        # Two paths to one state up to a relabelling of GPUs: only the cheaper one goes on.
-        key = (
+        sets = [tuple(sorted(h)) for h in holders]
+        empty = sorted((g for g, h in enumerate(sets) if not h), key=lambda g: (-free[g], g))
+        key: tuple[object, ...] = (
             round(now, 6),
             tuple(sorted((j, b, round(left, 6)) for j, (_, b, left) in running.items())),
-            tuple(sorted(tuple(h) for h in holders)),
+            tuple(sorted(sets)),
             tuple(pending),
         )
+        if self.rules.left_shift and pending:
+            # Free times below every waiting job's arrival act alike in the rule (see there).
+            floor = min(self.inst.jobs[j].arrival for j in pending)
+            key += (tuple(round(max(free[g], floor), 6) for g in empty),)
         if self.seen.get(key, math.inf) <= done:
             return
         self.seen[key] = done
+        members: dict[tuple[int, ...], list[int]] = {}
+        for g in empty:
+            members.setdefault((), []).append(g)
+        for g, h in enumerate(sets):
+            if h:
+                members.setdefault(h, []).append(g)
+        classes = {h: len(gs) for h, gs in members.items()}
         ready = sorted((j for j in pending if self.inst.jobs[j].arrival <= now + TIME_TOL), key=lambda j: self.solo[j])
         for j in ready:
             rest = [p for p in pending if p != j]
-            for gpus, b in self.moves(holders, running, j):
+            alone_cut = self.rules.left_shift and left_shift_dominated(
+                self.inst.jobs[j].arrival, self.inst.jobs[j].gpus, now, [free[g] for g in empty]
+            )
+            for taken, b in self.moves(classes, running, j):
+                if alone_cut and not any(taken):
+                    continue
+                gpus = _concrete(taken, members)
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))
                 starts.append(Start(j, now, gpus, b))
-                self.search(now, done, running, rest, starts)
+                self.search(now, done, running, rest, free, starts)
                 starts.pop()
                 del running[j]
-        self.advance(now, done, running, pending, starts)
+        self.advance(now, done, running, pending, free, starts)
 
     def advance(
-        self,
-        now: float,
-        done: float,
-        running: Running,
-        pending: list[int],
-        starts: list[Start],
+        self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts: list[Start]
     ) -> None:
         """Move to the next arrival or finish; finished jobs add their completion time."""
         future = [self.inst.jobs[j].arrival for j in pending if self.inst.jobs[j].arrival > now + TIME_TOL]
@@ -218,12 +237,25 @@ class _Search:
         landing = min(future, default=math.inf)
         later_now = landing if landing - now <= step else now + step
         later: Running = {}
+        left_gpus: list[int] = []
         for (j, (g, b, left)), f in zip(running.items(), finishes, strict=True):
             if f <= step * (1 + 1e-12):
                 done += now + f
+                left_gpus.extend(g)
             else:
                 later[j] = (g, b, left - rates[self.ids[j]] * step)
-        self.search(later_now, done, later, pending, starts)
+        later_free = list(free)
+        for gpu in left_gpus:
+            later_free[gpu] = later_now
+        self.search(later_now, done, later, pending, later_free, starts)
+
+
+def _concrete(taken: tuple[tuple[int, ...], ...], members: dict[tuple[int, ...], list[int]]) -> tuple[int, ...]:
+    """The canonical GPU ids of an allocation: the first ones of each class."""
+    counts: dict[tuple[int, ...], int] = {}
+    for h in taken:
+        counts[h] = counts.get(h, 0) + 1
+    return tuple(sorted(g for h, c in counts.items() for g in members[h][:c]))
 
 
 def solve(
@@ -233,20 +265,31 @@ def solve(
     time_limit: float | None,
     max_nodes: int = 5_000_000,
     every_batch: bool = False,
+    rules: Rules = Rules(),
     on_start: Callable[[], None] | None = None,
 ) -> Outcome:
     """Branch and bound; ``proven`` when the search ran to the end (the optimum is proven)."""
     deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
-    search = _Search(instance, deadline, max_nodes, every_batch)
-    index = {j.id: i for i, j in enumerate(instance.jobs)}
+    search = Search(instance, deadline, max_nodes, every_batch, rules)
     if incumbent is not None:
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
     if on_start is not None:
         on_start()
-    search.search(0.0, 0.0, {}, list(range(len(instance.jobs))), [])
+    everyone = list(range(len(instance.jobs)))
+    free = [0.0] * instance.cluster.gpus
+    root = search.node_bound(0.0, {}, everyone, [[] for _ in free])
+    search.search(0.0, 0.0, {}, everyone, free, [])
+    proven = not search.stopped
+    lower = search.best if proven else min(search.best, search.open_bound)
     if not search.best_starts:
         assert incumbent is not None, "the search always finds a schedule without an incumbent"
-        return Outcome(incumbent, search.best, not search.stopped, search.nodes)
+        return Outcome(incumbent, search.best, proven, search.nodes, root, lower)
+    return Outcome(_solution(instance, search), search.best, proven, search.nodes, root, lower)
+
+
+def _solution(instance: SharingInstance, search: Search) -> SharingSolution:
+    """The best start list as a schedule, finishes and co-runners from the progress model."""
+    index = {j.id: i for i, j in enumerate(instance.jobs)}
     by_job = {s.job: s for s in search.best_starts}
     draft = SharingSolution(
         tuple(
@@ -256,13 +299,12 @@ def solve(
         )
     )
     finish = {jid: r.finish for jid, r in replay(instance, draft, search.perf).run.records.items()}
-    solution = SharingSolution(
+    return SharingSolution(
         tuple(
             JobSchedule(j.id, j.batch, j.steps, j.segments, finish[j.id], _co_runner(j, draft, finish))
             for j in draft.jobs
         )
     )
-    return Outcome(solution, search.best, not search.stopped, search.nodes)
 
 
 def _co_runner(job: JobSchedule, draft: SharingSolution, finish: dict[str, float]) -> str | None:

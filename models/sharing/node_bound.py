@@ -1,0 +1,189 @@
+"""Lower bound at a node of the sharing branch and bound (:mod:`models.sharing.branch_bound`).
+
+A node is a time ``now``, the running jobs (GPUs, sub-batch, iterations left) and the jobs
+not started yet. The bound is a lower bound on the sum of completion times of every
+non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs. 5-10),
+the larger of two relaxations:
+
+1. Each job on its own, given who holds the GPUs now.
+
+   * A running job r runs at most at its solo pace 1 / t_iter(b_r) (xi >= 1, eqs. 5-7), so
+     it finishes no earlier than f_r = now + P_r, P_r = left_r t_iter(b_r). While a partner h
+     still holds one of its GPUs it runs at 1 / xi(r, h) of that pace, and h stays at least
+     until f_h (h is not preempted, eq. 10): solving progress >= left_r gives
+     C_r >= now + P_r + (1 - 1 / xi) min(f_h - now, xi P_r) for each partner h. One pass
+     uses the solo f_h, a second pass the first pass's values (both are lower bounds, and
+     the formula grows with f_h).
+   * A waiting job j needs G_j GPUs, each holding fewer than C jobs (eq. 9) whose memory
+     leaves room for j's smallest worker (its sub-batch 1). Jobs started later only take
+     room, so the running jobs alone decide when a GPU can first take j: when enough of its
+     holders have left, the holder h leaving no earlier than f_h. If j starts at t on a GPU
+     still held by h, it runs at 1 / xi(j, h) of its pace until h leaves, which costs it
+     (1 - 1 / xi) min(f_h - t, xi P_j), P_j its least solo time. Hence
+     C_j >= min over t of t + P_j + (the G_j-th smallest such cost over the GPUs open to j at
+     t), t >= max(now, a_j); for one choice of GPUs this grows with t, and the choice changes
+     only at some f_h, so the minimum is over t in {max(now, a_j)} and those f_h.
+
+2. Pooled capacity (:mod:`models.sharing.bound`): all GPUs as one machine that serves a job
+   its G_j GPUs' worth of work at no less than min(1, xi_j / C) GPU-seconds per solo second
+   (xi_j: j's least ratio beside any partner), preemptive shortest remaining processing
+   time, optimal on it (Schrage 1968). A waiting job is released at its earliest start
+   from item 1 (no GPU can take it before), a running job at ``now``.
+
+Memory, the GPU count and the slot count are exact at the GPU level in item 1, which is
+where the bound gains over the solo-time bound on deep nodes: a waiting job behind long
+running jobs is charged their remaining time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping, Sequence
+
+from packgap.sharing import Perf, SharingInstance
+from packgap.sharing.perf import ladder
+
+#: Running jobs: job index -> (GPU ids, sub-batch, iterations left).
+Running = dict[int, tuple[tuple[int, ...], int, float]]
+
+#: GPU memory slack (GB) of the fit test, as in Algorithm 2's check.
+MEMORY_TOL = 1e-9
+
+
+def srpt(release: Sequence[float], work: Sequence[float], speed: float) -> float:
+    """Sum of completion times of preemptive SRPT on one machine of ``speed`` (optimal)."""
+    order = sorted(range(len(work)), key=lambda i: release[i])
+    left: list[tuple[float, int]] = []
+    total, now, k = 0.0, 0.0, 0
+    while k < len(order) or left:
+        if not left:
+            now = max(now, release[order[k]])
+        while k < len(order) and release[order[k]] <= now:
+            heapq.heappush(left, (work[order[k]], order[k]))
+            k += 1
+        rest, i = heapq.heappop(left)
+        nxt = release[order[k]] if k < len(order) else math.inf
+        if now + rest / speed <= nxt:
+            now += rest / speed
+            total += now
+        else:
+            heapq.heappush(left, (rest - (nxt - now) * speed, i))
+            now = nxt
+    return total
+
+
+def _penalty(xi: float, hold_until: float, start: float, solo: float) -> float:
+    """Least delay of a job of solo time ``solo`` that shares with a partner from ``start``
+    until ``hold_until`` at 1 / ``xi`` of its pace."""
+    return (1.0 - 1.0 / xi) * min(hold_until - start, xi * solo)
+
+
+class NodeBound:
+    """The bound of the module docstring; ``solo`` holds each job's least solo time.
+    ``strong`` False drops item 1's use of the running jobs (solo paces, releases at
+    max(now, a_j)): the plain bound of :mod:`models.sharing.bound` at a node."""
+
+    def __init__(self, instance: SharingInstance, perf: Perf, solo: Sequence[float], *, strong: bool = True) -> None:
+        self.strong = strong
+        jobs = instance.jobs
+        ids = [j.id for j in jobs]
+        self.perf, self.ids, self.solo = perf, ids, list(solo)
+        self.demand = [j.gpus for j in jobs]
+        self.arrival = [j.arrival for j in jobs]
+        self.xi = [[perf.xi(a, b) for b in ids] for a in ids]
+        self.ladders = [
+            [(perf.memory(i, b), j.iterations * perf.t_iter(i, b)) for b in ladder(j.batch)]
+            for i, j in zip(ids, jobs, strict=True)
+        ]
+        self._solo_in: dict[tuple[int, float], float | None] = {}
+        self.slots = instance.cluster.max_jobs_per_gpu
+        self.gpu_memory = instance.cluster.gpu_memory_gb
+        self.gpus = instance.cluster.gpus
+        share = [min([1.0, *(self.xi[a][b] / self.slots for b in range(len(ids)) if b != a)]) for a in range(len(ids))]
+        self.capacity = [j.gpus * f for j, f in zip(jobs, share, strict=True)]
+
+    def solo_in(self, j: int, room: float) -> float | None:
+        """Solo time of ``j`` at the largest sub-batch whose worker fits in ``room`` GB (None: none
+        fits); the sub-batch is fixed for the whole run, so a start beside a holder whose memory
+        forces a smaller sub-batch pays it after the holder leaves too."""
+        key = (j, room)
+        if key not in self._solo_in:
+            self._solo_in[key] = next((t for m, t in self.ladders[j] if m <= room + MEMORY_TOL), None)
+        return self._solo_in[key]
+
+    def finishes(self, now: float, running: Running, classes: Mapping[tuple[int, ...], int]) -> dict[int, float]:
+        """Each running job's earliest finish f_r (item 1, two passes over its partners)."""
+        solo = {r: left * self.perf.t_iter(self.ids[r], b) for r, (_, b, left) in running.items()}
+        finish = {r: now + p for r, p in solo.items()}
+        partners: dict[int, set[int]] = {r: set() for r in running}
+        for holders in classes:
+            for r in holders:
+                partners[r].update(h for h in holders if h != r)
+        for _ in range(2 if self.strong else 0):
+            finish = {
+                r: now
+                + solo[r]
+                + max((_penalty(self.xi[r][h], finish[h], now, solo[r]) for h in partners[r]), default=0.0)
+                for r in running
+            }
+        return finish
+
+    def waiting(
+        self,
+        j: int,
+        now: float,
+        finish: Mapping[int, float],
+        memory: Mapping[int, float],
+        classes: Mapping[tuple[int, ...], int],
+    ) -> tuple[float, float]:
+        """(earliest start, earliest completion) of waiting job ``j`` (item 1)."""
+        first = max(now, self.arrival[j])
+        p, need = self.solo[j], self.demand[j]
+        if not self.strong:
+            return first, first + p
+        best, start = math.inf, math.inf
+        for t in sorted({first, *(f for f in finish.values() if f > first)}):
+            if t + p >= best:
+                break
+            costs: list[tuple[float, int]] = []
+            for holders, count in classes.items():
+                stay = [h for h in holders if finish[h] > t]
+                if len(stay) >= self.slots:
+                    continue
+                run = self.solo_in(j, self.gpu_memory - sum(memory[h] for h in stay))
+                if run is not None:
+                    delay = max((_penalty(self.xi[j][h], finish[h], t, run) for h in stay), default=0.0)
+                    costs.append((run - p + delay, count))
+            costs.sort()
+            got = 0
+            for cost, count in costs:
+                got += count
+                if got >= need:
+                    start = min(start, t)
+                    best = min(best, t + p + cost)
+                    break
+        return start, best
+
+    def per_job(
+        self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]
+    ) -> tuple[dict[int, float], dict[int, float]]:
+        """Item 1 per job: (earliest completion, earliest start) of every running and waiting
+        job; ``holders`` lists the running jobs on each GPU."""
+        classes: dict[tuple[int, ...], int] = {}
+        for h in holders:
+            key = tuple(sorted(h))
+            classes[key] = classes.get(key, 0) + 1
+        memory = {r: self.perf.memory(self.ids[r], b) for r, (_, b, _) in running.items()}
+        finish = self.finishes(now, running, classes)
+        completion, release = dict(finish), dict.fromkeys(running, now)
+        for j in pending:
+            release[j], completion[j] = self.waiting(j, now, finish, memory, classes)
+        return completion, release
+
+    def __call__(self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]) -> float:
+        """Lower bound on the sum of the completion times of the running and waiting jobs."""
+        completion, release = self.per_job(now, running, pending, holders)
+        left = {r: v[2] * self.perf.t_iter(self.ids[r], v[1]) for r, v in running.items()}
+        work = [self.capacity[j] * left.get(j, self.solo[j]) for j in release]
+        return max(sum(completion.values()), srpt(list(release.values()), work, float(self.gpus)))

@@ -1,0 +1,146 @@
+"""The branch and bound's pruning rules against the search without them (issue 9, item 4)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from instances.sharing.generator import generate
+from models.sharing.branch_bound import Rules, Search, left_shift_dominated, solve
+from models.sharing.node_bound import NodeBound, Running
+from packgap.sharing import FAMILY, JobSchedule, Segment, SharingInstance, SharingSolution
+from packgap.sharing.perf import steps
+from packgap.sharing.progress import replay
+from tests.sharing.helpers import tiny
+
+OFF = Rules(node_bound=False, left_shift=False)
+RULES = (Rules(), Rules(node_bound=False), Rules(left_shift=False))
+
+
+@st.composite
+def instances(draw: st.DrawFn) -> SharingInstance:
+    """3-5 jobs of 1-3 GPUs on 2-4 GPUs, two models with their own xi, memory that forces a
+    smaller sub-batch beside a partner (2.6 GB) or not, C = 2 or 3."""
+    n = draw(st.integers(3, 5))
+    gpus = draw(st.integers(2, 4))
+    jobs = [
+        (
+            float(draw(st.sampled_from([0, 0, 3, 5, 12, 20]))),
+            draw(st.integers(1, min(3, gpus))),
+            draw(st.integers(4, 40)),
+        )
+        for _ in range(n)
+    ]
+    xi = st.sampled_from([1.1, 1.5, 2.0, 3.0])
+    pairs = {(a, b): draw(xi) for a in ("m0", "m1") for b in ("m0", "m1")}
+    inst = tiny(jobs, gpus=gpus, memory=draw(st.sampled_from([2.6, 10.0])), models=2, pairs=pairs)
+    return replace(inst, cluster=replace(inst.cluster, max_jobs_per_gpu=draw(st.sampled_from([2, 2, 3]))))
+
+
+@settings(max_examples=25, deadline=None)
+@given(instances(), st.booleans())
+def test_every_rule_keeps_the_optimum(inst: SharingInstance, every_batch: bool) -> None:
+    reference = solve(inst, None, time_limit=30, every_batch=every_batch, rules=OFF)
+    assert reference.proven
+    for rules in RULES:
+        out = solve(inst, None, time_limit=30, every_batch=every_batch, rules=rules)
+        assert out.proven
+        assert out.sum_completion == pytest.approx(reference.sum_completion, rel=1e-9), rules
+        assert out.lower_bound == out.sum_completion
+        FAMILY.validate(inst, out.solution)
+        assert out.root_bound <= out.sum_completion * (1 + 1e-9)
+
+
+class _Everything(Search):
+    """Visits every event-driven schedule (no incumbent, rules off) up to ``leaves`` of them
+    and checks, at each, every ancestor node's bounds against its completion times (and the
+    earliest starts of the jobs waiting there against their starts)."""
+
+    def __init__(self, inst: SharingInstance, leaves: int) -> None:
+        super().__init__(inst, math.inf, 10**9, False, OFF)
+        self.strong = NodeBound(inst, self.perf, self.solo)
+        self.path: list[tuple[dict[int, float], dict[int, float], float]] = []
+        self.leaves = leaves
+
+    def search(self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts) -> None:  # type: ignore[no-untyped-def]
+        if self.leaves == 0:
+            return
+        holders: list[list[int]] = [[] for _ in free]
+        for j, (gpus, _, _) in running.items():
+            for g in gpus:
+                holders[g].append(j)
+        completion, release = self.strong.per_job(now, running, pending, holders)
+        start = {j: release[j] for j in pending}
+        self.path.append((completion, start, done + self.strong(now, running, pending, holders)))
+        if not running and not pending:
+            self.check(starts, done)
+        super().search(now, done, running, pending, free, starts)
+        self.best = math.inf
+        self.path.pop()
+
+    def check(self, starts, total: float) -> None:  # type: ignore[no-untyped-def]
+        self.leaves -= 1
+        first = {s.job: s.time for s in starts}
+        draft = SharingSolution(
+            tuple(
+                JobSchedule(j.id, s.batch, steps(j.batch, s.batch), (Segment(s.time, s.gpus),), 0.0)
+                for s in starts
+                for j in (self.inst.jobs[s.job],)
+            )
+        )
+        finish = {self.ids.index(jid): r.finish for jid, r in replay(self.inst, draft).run.records.items()}
+        for completion, release, bound in self.path:
+            assert bound <= total * (1 + 1e-9)
+            for j, c in completion.items():
+                assert c <= finish[j] * (1 + 1e-9) + 1e-6, (j, c, finish[j])
+            for j, s in release.items():
+                assert s <= first[j] + 1e-6, (j, s, first[j])
+
+
+@settings(max_examples=20, deadline=None)
+@given(instances())
+def test_node_bounds_hold_on_every_schedule_below_the_node(inst: SharingInstance) -> None:
+    """Each job's earliest start and completion (item 1) and the node bound, at every node,
+    against every event-driven schedule through it."""
+    search = _Everything(inst, leaves=150)
+    search.search(0.0, 0.0, {}, list(range(len(inst.jobs))), [0.0] * inst.cluster.gpus, [])
+    assert search.leaves < 150
+
+
+def test_node_bound_charges_a_waiting_job_its_blocker() -> None:
+    """One GPU held by a 10 s job, C = 1: the second job ends no earlier than 10 + 5; without
+    the running jobs' view, pooled SRPT lets it go first (5 + 15)."""
+    inst = tiny([(0.0, 1, 10), (0.0, 1, 5)], gpus=1)
+    inst = replace(inst, cluster=replace(inst.cluster, max_jobs_per_gpu=1))
+    search = Search(inst, math.inf, 10**9, False, Rules())
+    assert search.node_bound(0.0, {0: ((0,), 4, 10.0)}, [1], [[0]]) == pytest.approx(10 + 15)
+    weak = Search(inst, math.inf, 10**9, False, OFF)
+    assert weak.node_bound(0.0, {0: ((0,), 4, 10.0)}, [1], [[0]]) == pytest.approx(5 + 15)
+
+
+@pytest.mark.parametrize(
+    ("arrival", "gpus", "now", "free", "cut"),
+    [
+        (0.0, 1, 10.0, [0.0], True),  # waited on an idle GPU since 0
+        (0.0, 1, 10.0, [10.0], False),  # the GPU was freed just now
+        (10.0, 1, 10.0, [0.0], False),  # arrived just now
+        (5.0, 2, 10.0, [0.0, 7.0], True),  # both idle since 7, after the arrival
+        (5.0, 2, 10.0, [0.0], False),  # not enough idle GPUs
+    ],
+)
+def test_left_shift_rule(arrival: float, gpus: int, now: float, free: list[float], cut: bool) -> None:
+    assert left_shift_dominated(arrival, gpus, now, free) is cut
+
+
+def test_stopped_search_reports_a_valid_lower_bound() -> None:
+    inst = generate(6, 4, nodes=4, hours=0.5, workload="physical")
+    optimum = solve(inst, None, time_limit=60)
+    assert optimum.proven
+    stopped = solve(inst, None, time_limit=60, max_nodes=300)
+    assert not stopped.proven
+    assert stopped.root_bound <= stopped.lower_bound <= optimum.sum_completion * (1 + 1e-9)
+    assert optimum.sum_completion <= stopped.sum_completion * (1 + 1e-9)
