@@ -175,7 +175,8 @@ class Search:
         for j, (gpus, _, _) in running.items():
             for g in gpus:
                 holders[g].append(j)
-        bound = done + self.node_bound(now, running, pending, holders)
+        node = self.node_bound.estimate(now, running, pending, holders)
+        bound = done + node.value
         if self.stopped:
             self.open_bound = min(self.open_bound, bound)
             return
@@ -214,6 +215,9 @@ class Search:
             )
             for taken, b in self.moves(classes, running, j):
                 if alone_cut and not any(taken):
+                    continue
+                partners = {h for holders_of_gpu in taken for h in holders_of_gpu}
+                if done + self.node_bound.start(node, j, now, partners, b) >= self.best * (1 - PRUNE_TOL):
                     continue
                 gpus = _concrete(taken, members)
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))

@@ -40,6 +40,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from packgap.sharing import Perf, SharingInstance
 from packgap.sharing.perf import ladder
@@ -79,6 +80,19 @@ def _penalty(xi: float, hold_until: float, start: float, solo: float) -> float:
     return (1.0 - 1.0 / xi) * min(hold_until - start, xi * solo)
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """Item 1 at a node: each job's earliest ``completion`` (running and waiting) and
+    earliest start (``release``), each running job's ``solo`` time left, their sum
+    ``alone`` and the node bound ``value`` (all on completions, in seconds)."""
+
+    completion: dict[int, float]
+    release: dict[int, float]
+    solo: dict[int, float]
+    alone: float
+    value: float
+
+
 class NodeBound:
     """The bound of the module docstring; ``solo`` holds each job's least solo time.
     ``strong`` False drops item 1's use of the running jobs (solo paces, releases at
@@ -91,6 +105,7 @@ class NodeBound:
         self.perf, self.ids, self.solo = perf, ids, list(solo)
         self.demand = [j.gpus for j in jobs]
         self.arrival = [j.arrival for j in jobs]
+        self.iterations = [j.iterations for j in jobs]
         self.xi = [[perf.xi(a, b) for b in ids] for a in ids]
         self.ladders = [
             [(perf.memory(i, b), j.iterations * perf.t_iter(i, b)) for b in ladder(j.batch)]
@@ -112,11 +127,13 @@ class NodeBound:
             self._solo_in[key] = next((t for m, t in self.ladders[j] if m <= room + MEMORY_TOL), None)
         return self._solo_in[key]
 
-    def finishes(self, now: float, running: Running, classes: Mapping[tuple[int, ...], int]) -> dict[int, float]:
-        """Each running job's earliest finish f_r (item 1, two passes over its partners)."""
-        solo = {r: left * self.perf.t_iter(self.ids[r], b) for r, (_, b, left) in running.items()}
+    def finishes(
+        self, now: float, solo: Mapping[int, float], classes: Mapping[tuple[int, ...], int]
+    ) -> dict[int, float]:
+        """Each running job's earliest finish f_r (item 1, two passes over its partners);
+        ``solo`` holds each running job's time left at its solo pace."""
         finish = {r: now + p for r, p in solo.items()}
-        partners: dict[int, set[int]] = {r: set() for r in running}
+        partners: dict[int, set[int]] = {r: set() for r in solo}
         for holders in classes:
             for r in holders:
                 partners[r].update(h for h in holders if h != r)
@@ -125,7 +142,7 @@ class NodeBound:
                 r: now
                 + solo[r]
                 + max((_penalty(self.xi[r][h], finish[h], now, solo[r]) for h in partners[r]), default=0.0)
-                for r in running
+                for r in solo
             }
         return finish
 
@@ -165,25 +182,44 @@ class NodeBound:
                     break
         return start, best
 
-    def per_job(
+    def estimate(
         self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]
-    ) -> tuple[dict[int, float], dict[int, float]]:
-        """Item 1 per job: (earliest completion, earliest start) of every running and waiting
-        job; ``holders`` lists the running jobs on each GPU."""
+    ) -> Estimate:
+        """The bound at a node; ``holders`` lists the running jobs on each GPU."""
         classes: dict[tuple[int, ...], int] = {}
         for h in holders:
             key = tuple(sorted(h))
             classes[key] = classes.get(key, 0) + 1
         memory = {r: self.perf.memory(self.ids[r], b) for r, (_, b, _) in running.items()}
-        finish = self.finishes(now, running, classes)
+        solo = {r: left * self.perf.t_iter(self.ids[r], b) for r, (_, b, left) in running.items()}
+        finish = self.finishes(now, solo, classes)
         completion, release = dict(finish), dict.fromkeys(running, now)
         for j in pending:
             release[j], completion[j] = self.waiting(j, now, finish, memory, classes)
-        return completion, release
+        work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
+        alone = sum(completion.values())
+        value = max(alone, srpt(list(release.values()), work, float(self.gpus)))
+        return Estimate(completion, release, solo, alone, value)
 
     def __call__(self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]) -> float:
         """Lower bound on the sum of the completion times of the running and waiting jobs."""
-        completion, release = self.per_job(now, running, pending, holders)
-        left = {r: v[2] * self.perf.t_iter(self.ids[r], v[1]) for r, v in running.items()}
-        work = [self.capacity[j] * left.get(j, self.solo[j]) for j in release]
-        return max(sum(completion.values()), srpt(list(release.values()), work, float(self.gpus)))
+        return self.estimate(now, running, pending, holders).value
+
+    def start(self, node: Estimate, j: int, now: float, partners: Sequence[int], batch: int) -> float:
+        """A lower bound on the sum of completions below the child where waiting job ``j``
+        starts at ``now`` beside ``partners`` (running) at sub-batch ``batch``, read off its
+        parent ``node`` without building the child. Every per-job bound of the parent holds
+        below the child too; ``j`` runs at ``batch``, slowed by each partner h until
+        min(C_h, C_j), C_h >= h's bound at the parent; and each partner h is slowed by ``j``
+        until min(C_j, C_h) with C_j >= that bound of ``j``."""
+        bound = node.completion
+        run = self.iterations[j] * self.perf.t_iter(self.ids[j], batch)
+        if self.strong:
+            run += max((_penalty(self.xi[j][h], bound[h], now, run) for h in partners), default=0.0)
+        mine = max(bound[j], now + run)
+        slower = sum(
+            max(0.0, now + node.solo[h] + _penalty(self.xi[h][j], mine, now, node.solo[h]) - bound[h])
+            for h in partners
+            if self.strong
+        )
+        return node.alone - bound[j] + mine + slower

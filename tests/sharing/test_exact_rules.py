@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from instances.sharing.generator import generate
 from models.sharing.branch_bound import Rules, Search, left_shift_dominated, solve
-from models.sharing.node_bound import NodeBound, Running
+from models.sharing.node_bound import Estimate, NodeBound, Running
 from packgap.sharing import FAMILY, JobSchedule, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay
@@ -58,12 +58,13 @@ def test_every_rule_keeps_the_optimum(inst: SharingInstance, every_batch: bool) 
 class _Everything(Search):
     """Visits every event-driven schedule (no incumbent, rules off) up to ``leaves`` of them
     and checks, at each, every ancestor node's bounds against its completion times (and the
-    earliest starts of the jobs waiting there against their starts)."""
+    earliest starts of the jobs waiting there against their starts): the node bound, each
+    job's, and the parent's quick bound of a start (:meth:`NodeBound.start`)."""
 
     def __init__(self, inst: SharingInstance, leaves: int) -> None:
         super().__init__(inst, math.inf, 10**9, False, OFF)
         self.strong = NodeBound(inst, self.perf, self.solo)
-        self.path: list[tuple[dict[int, float], dict[int, float], float]] = []
+        self.path: list[tuple[Estimate, list[list[int]], dict[int, float], list[float], int]] = []
         self.leaves = leaves
 
     def search(self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts) -> None:  # type: ignore[no-untyped-def]
@@ -73,9 +74,13 @@ class _Everything(Search):
         for j, (gpus, _, _) in running.items():
             for g in gpus:
                 holders[g].append(j)
-        completion, release = self.strong.per_job(now, running, pending, holders)
-        start = {j: release[j] for j in pending}
-        self.path.append((completion, start, done + self.strong(now, running, pending, holders)))
+        node = self.strong.estimate(now, running, pending, holders)
+        bounds = [done + node.value]
+        if self.path and len(starts) == self.path[-1][4] + 1:
+            s, parent, on = starts[-1], self.path[-1][0], self.path[-1][1]
+            partners = {h for g in s.gpus for h in on[g]}
+            bounds.append(done + self.strong.start(parent, s.job, now, partners, s.batch))
+        self.path.append((node, holders, {j: node.release[j] for j in pending}, bounds, len(starts)))
         if not running and not pending:
             self.check(starts, done)
         super().search(now, done, running, pending, free, starts)
@@ -93,12 +98,12 @@ class _Everything(Search):
             )
         )
         finish = {self.ids.index(jid): r.finish for jid, r in replay(self.inst, draft).run.records.items()}
-        for completion, release, bound in self.path:
-            assert bound <= total * (1 + 1e-9)
-            for j, c in completion.items():
+        for node, _, release, bounds, _ in self.path:
+            assert max(bounds) <= total * (1 + 1e-9), bounds
+            for j, c in node.completion.items():
                 assert c <= finish[j] * (1 + 1e-9) + 1e-6, (j, c, finish[j])
-            for j, s in release.items():
-                assert s <= first[j] + 1e-6, (j, s, first[j])
+            for j, t in release.items():
+                assert t <= first[j] + 1e-6, (j, t, first[j])
 
 
 @settings(max_examples=20, deadline=None)
