@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from packgap.sharing import Perf, SharingInstance
@@ -205,7 +205,7 @@ class NodeBound:
         """Lower bound on the sum of the completion times of the running and waiting jobs."""
         return self.estimate(now, running, pending, holders).value
 
-    def start(self, node: Estimate, j: int, now: float, partners: Sequence[int], batch: int) -> float:
+    def start(self, node: Estimate, j: int, now: float, partners: Collection[int], batch: int) -> float:
         """A lower bound on the sum of completions below the child where waiting job ``j``
         starts at ``now`` beside ``partners`` (running) at sub-batch ``batch``, read off its
         parent ``node`` without building the child. Every per-job bound of the parent holds
