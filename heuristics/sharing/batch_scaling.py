@@ -16,6 +16,7 @@ Each b costs one Theorem 1 evaluation: O(log2 B) per pair.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,34 +37,55 @@ class SharingConfig:
 def best_sharing(perf: Perf, running: str, running_batch: int, remaining_solo: float, new: str) -> SharingConfig:
     """SF, b, t for new job ``new`` beside ``running`` (which has ``remaining_solo`` s left)."""
     room = perf.instance.cluster.gpu_memory_gb - perf.memory(running, running_batch)
-    share, batch, t = best_sharing_many(
-        perf, new, np.array([remaining_solo]), np.array([room]), np.array([perf.model_index[running]])
+    table = sharing_table(
+        perf, [new], np.array([remaining_solo]), np.array([room]), np.array([perf.model_index[running]])
     )
-    return SharingConfig(bool(share[0]), int(batch[0]), float(t[0]))
+    return SharingConfig(bool(table.share[0, 0]), int(table.batch[0, 0]), float(table.t[0, 0]))
 
 
-def best_sharing_many(
-    perf: Perf, new: str, remaining_solo: np.ndarray, room: np.ndarray, models: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Algorithm 2 for ``new`` beside many running jobs at once: arrays SF, b and t.
+@dataclass(frozen=True)
+class SharingTable:
+    """Algorithm 2's outputs for many (new job, running job) pairs: rows new jobs, columns
+    running jobs."""
+
+    share: np.ndarray
+    batch: np.ndarray
+    t: np.ndarray
+
+
+def sharing_table(
+    perf: Perf, news: Sequence[str], remaining_solo: np.ndarray, room: np.ndarray, models: np.ndarray
+) -> SharingTable:
+    """Algorithm 2 for every new job of ``news`` beside every running job at once.
 
     The running jobs are given by their remaining solo times P_R, the GPU memory left
     beside their workers (GB) and their model indices (:attr:`Perf.model_index`). Every
-    (running job, b) pair is one Theorem 1 evaluation, computed as arrays; per running job
-    the kept b is the last (smallest) one of least t_share, as the sequential ``<=`` keeps it.
+    (new job, b, running job) triple is one Theorem 1 evaluation, computed as arrays with
+    the scalar form's float operations; per pair the kept b is the last (smallest) one of
+    least t_share, as the sequential ``<=`` keeps it (padded ladder steps fit nowhere).
     """
-    job = perf.jobs[new]
-    steps = perf.ladder(new)
-    own = perf.model_index[new]
+    ladders = perf.ladders()
+    rows = np.array([ladders.row[n] for n in news], dtype=np.intp)
+    requested = ladders.batches[rows, 0]
+    # Sub-batches that fit beside no running job change no pair's choice: left out.
+    steps = ladders.memory[rows].min(axis=0, initial=np.inf) <= room.max(initial=-np.inf) + 1e-9
+    solo, memory, batches = (x[rows][:, steps] for x in (ladders.solo_time, ladders.memory, ladders.batches))
+    depth = solo.shape[1]
+    if depth == 0 or not len(room):
+        shape = (len(news), len(room))
+        return SharingTable(
+            np.zeros(shape, dtype=bool), np.repeat(requested[:, None], len(room), 1), np.full(shape, np.inf)
+        )
+    own = np.array([perf.model_index[n] for n in news], dtype=np.intp)
     share, t_share = decide_many(
-        remaining_solo[None, :],
-        steps.solo_time[:, None],
-        perf.xi_table[models, own][None, :],
-        perf.xi_table[own, models][None, :],
+        remaining_solo[None, None, :],
+        solo[:, :, None],
+        perf.xi_table[models[None, :], own[:, None]][:, None, :],
+        perf.xi_table[own[:, None], models[None, :]][:, None, :],
     )
-    t = np.where(steps.memory[:, None] <= room[None, :] + 1e-9, t_share, np.inf)
-    last = len(steps.batches) - 1 - np.argmin(t[::-1], axis=0)
-    cols = np.arange(len(room))
-    best = t[last, cols]
+    t = np.where(memory[:, :, None] <= room[None, None, :] + 1e-9, t_share, np.inf)
+    last = depth - 1 - np.argmin(t[:, ::-1, :], axis=1)
+    i, k = np.indices(last.shape)
+    best = t[i, last, k]
     fits = best < np.inf
-    return share[last, cols] & fits, np.where(fits, steps.batches[last], job.batch), best
+    return SharingTable(share[i, last, k] & fits, np.where(fits, batches[i, last], requested[:, None]), best)

@@ -21,51 +21,87 @@ O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
-from heuristics.sharing.batch_scaling import best_sharing_many
+from heuristics.sharing.batch_scaling import sharing_table
 from heuristics.sharing.exclusive import solo_length
 from heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
-def place_job(view: View, job: Job, free_gpus_first: bool = False) -> bool:
-    """Algorithm 1, lines 3-19, for one job; True when the job was started."""
+def place_job(view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs | None = None) -> bool:
+    """Algorithm 1, lines 3-19, for one job; True when the job was started. ``pairs``:
+    Algorithm 2's row for this job against the current G_OJ, when already computed."""
     if view.free_count >= job.gpus:
         view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
         return True
     lone = view.lone_holders()
     if view.free_count + int(lone.count.sum()) < job.gpus:
         return False
-    share, batches, t = best_sharing_many(view.perf, job.id, lone.remaining_solo, lone.room, lone.models)
-    pairs = np.flatnonzero(share)
-    if view.free_count + int(lone.count[pairs].sum()) < job.gpus:
+    if pairs is None:
+        table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models)
+        pairs = Pairs(table.share[0], table.batch[0], table.t[0])
+    chosen = np.flatnonzero(pairs.share)
+    if view.free_count + int(lone.count[chosen].sum()) < job.gpus:
         return False
     gpus: list[int] = view.free_consolidated(view.free_count) if free_gpus_first else []
     batch = job.batch
-    for k in pairs[np.argsort(t[pairs], kind="stable")].tolist():
+    for k in chosen[np.argsort(pairs.t[chosen], kind="stable")].tolist():
         if len(gpus) >= job.gpus:
             break
         gpus.extend(lone.gpus[k][: job.gpus - len(gpus)])
-        batch = min(batch, int(batches[k]))
+        batch = min(batch, int(pairs.batch[k]))
     if len(gpus) < job.gpus:
         gpus.extend(view.free_consolidated(job.gpus - len(gpus)))
     view.start(job, gpus, batch)
     return True
 
 
+@dataclass(frozen=True)
+class Pairs:
+    """Algorithm 2's SF, b and t for one waiting job beside each job of G_OJ."""
+
+    share: np.ndarray
+    batch: np.ndarray
+    t: np.ndarray
+
+
 def in_order(free_gpus_first: bool) -> OnlinePolicy:
-    """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order."""
+    """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order.
+
+    A job that is not started leaves the cluster as it was, so Algorithm 2 runs once for
+    all the jobs that need it (one table of jobs x G_OJ, with whether SF-true partners and
+    free GPUs could serve each), and again only after a start.
+    """
 
     def policy(view: View) -> None:
         room = view.shareable()
-        for job in view.queue():
+        jobs = list(view.queue())
+        rows: dict[str, int] = {}
+        table = None
+        for i, job in enumerate(jobs):
             if room == 0:
                 return
-            if job.gpus <= room and place_job(view, job, free_gpus_first):
+            if job.gpus > room:
+                continue
+            pairs = None
+            if view.free_count < job.gpus:
+                if table is None:
+                    later = [j for j in jobs[i:] if view.free_count < j.gpus <= room]
+                    lone = view.lone_holders()
+                    table = sharing_table(view.perf, [j.id for j in later], lone.remaining_solo, lone.room, lone.models)
+                    served = view.free_count + table.share @ lone.count >= np.array([j.gpus for j in later])
+                    rows = {j.id: r for r, j in enumerate(later)}
+                r = rows[job.id]
+                if not served[r]:
+                    continue
+                pairs = Pairs(table.share[r], table.batch[r], table.t[r])
+            if place_job(view, job, free_gpus_first, pairs):
                 room = view.shareable()
+                table = None
 
     return policy
 

@@ -53,12 +53,16 @@ def memory_gb(model: ModelProfile, sub_batch: int) -> float:
 
 
 @dataclass(frozen=True)
-class Ladder:
-    """A job's ladder sub-batches (largest first), its solo run time L and worker memory at each."""
+class Ladders:
+    """Every job's ladder sub-batches (largest first, b = 1 in the last column; rows in
+    instance order), with its solo run time L and worker memory at each. Shorter ladders
+    are padded in front with the requested batch B at infinite memory, which fits nowhere,
+    so column 0 always holds B."""
 
     batches: np.ndarray
     solo_time: np.ndarray
     memory: np.ndarray
+    row: dict[str, int]
 
 
 class Perf:
@@ -70,7 +74,7 @@ class Perf:
         self._iter: dict[tuple[str, int], float] = {}
         self._solo: dict[str, int] = {}
         self._xi: dict[tuple[str, str], float] = {}
-        self._ladders: dict[str, Ladder] = {}
+        self._ladders: Ladders | None = None
         names = sorted(instance.models)
         #: Model index of every job, and xi as a matrix [own model, partner model].
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
@@ -96,13 +100,21 @@ class Perf:
             self._xi[key] = self.instance.interference.xi(*key)
         return self._xi[key]
 
-    def ladder(self, job_id: str) -> Ladder:
-        """The job's ladder sub-batches with their solo run times and worker memory."""
-        if job_id not in self._ladders:
-            bs = ladder(self.jobs[job_id].batch)
-            solo = np.array([self.solo_time(job_id, b) for b in bs])
-            self._ladders[job_id] = Ladder(np.array(bs), solo, np.array([self.memory(job_id, b) for b in bs]))
-        return self._ladders[job_id]
+    def ladders(self) -> Ladders:
+        """:class:`Ladders` of every job (built on first use)."""
+        if self._ladders is None:
+            jobs = self.instance.jobs
+            steps = [ladder(j.batch) for j in jobs]
+            depth = max((len(x) for x in steps), default=1)
+            batches = np.array([[j.batch] * depth for j in jobs], dtype=int).reshape(len(jobs), depth)
+            solo = np.zeros((len(jobs), depth))
+            memory = np.full((len(jobs), depth), np.inf)
+            for i, (j, bs) in enumerate(zip(jobs, steps, strict=True)):
+                batches[i, depth - len(bs) :] = bs
+                solo[i, depth - len(bs) :] = [self.solo_time(j.id, b) for b in bs]
+                memory[i, depth - len(bs) :] = [self.memory(j.id, b) for b in bs]
+            self._ladders = Ladders(batches, solo, memory, {j.id: i for i, j in enumerate(jobs)})
+        return self._ladders
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
