@@ -151,7 +151,8 @@ class State:
     ``active`` lists the arrived, unfinished jobs in arrival order (never empty: an idle
     gap is skipped to the next arrival); ``arrived`` and ``finished`` the ids that arrived
     or finished since the previous call; ``woken`` is True when the policy's own wake-up is
-    among the causes.
+    among the causes; ``running_s`` holds every job's :attr:`Progress.running_s` in the
+    order the jobs were given (a read-only view, for policies that read it for many jobs).
     """
 
     now: float
@@ -160,6 +161,7 @@ class State:
     finished: tuple[str, ...]
     woken: bool
     progress: Mapping[str, Progress]
+    running_s: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -329,6 +331,8 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
     cluster = _Cluster(order)
     active, progress = cluster.active, cluster.progress
     pending = sorted(order, key=lambda j: j.arrival)
+    running_s = cluster.ledger.running_s.view()
+    running_s.flags.writeable = False
     now, nxt, events = 0.0, 0, 0
     arrived: list[str] = []
     finished: list[str] = []
@@ -341,7 +345,8 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
             arrived.append(pending[nxt].id)
             nxt += 1
         cluster.ledger.now = now
-        decision = policy(State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress))
+        state = State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress, running_s)
+        decision = policy(state)
         events += 1
         if events > max_events:
             raise EngineError(f"more than {max_events} events: the policy keeps waking without progress")

@@ -65,6 +65,11 @@ class View:
         self.running: dict[str, Placed] = {}
         self.waiting: dict[str, Job] = {}
         self.progress: Mapping[str, engine.Progress] = {}
+        #: Seconds run by every job, in instance order, and the jobs that arrived and finished
+        #: since the previous event (the engine's :class:`~packgap.engine.State`).
+        self.running_s = np.zeros(len(instance.jobs))
+        self.arrived: tuple[str, ...] = ()
+        self.finished: tuple[str, ...] = ()
         self.log: dict[str, list[Segment]] = {}
         self.batches: dict[str, int] = {}
         self.co_runners: dict[str, str | None] = {}
@@ -83,8 +88,9 @@ class View:
         self._lone_cache: LoneHolders | None = None
 
     def begin_event(self, state: engine.State) -> None:
-        """Take the engine's clock and progress; forget the previous event's starts."""
-        self.now, self.progress = state.now, state.progress
+        """Take the engine's clock, progress and news; forget the previous event's starts."""
+        self.now, self.progress, self.running_s = state.now, state.progress, state.running_s
+        self.arrived, self.finished = state.arrived, state.finished
         self.started, self._stopped = [], set()
         self._lone_cache = None
 

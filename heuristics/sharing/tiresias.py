@@ -15,12 +15,16 @@ GPU counts fit (a job that does not fit is skipped, so smaller jobs behind it ma
 chosen jobs that already run keep their GPUs, the others get free GPUs consolidated on the
 fewest nodes (migration on resume is allowed). Each resume pays the cluster's
 ``preemption_overhead_s`` (the instance's parameter, charged by the progress model).
+
+Each event works on arrays over all jobs (service, queue, priority order), so its Python
+work is in the jobs that start or stop, not in every waiting one.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
+
+import numpy as np
 
 from heuristics.sharing.online import View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
@@ -29,34 +33,65 @@ from packgap.sharing import SharingInstance, SharingSolution
 DEFAULT_THRESHOLDS: tuple[float, ...] = (3250.0,)
 
 
-def tiresias(instance: SharingInstance, thresholds: Sequence[float] = DEFAULT_THRESHOLDS) -> SharingSolution:
-    """Discretised 2D-LAS over the whole workload (online, preemptive, exclusive GPUs)."""
-    limits = sorted(thresholds)
+def greedy(sizes: np.ndarray, budget: int) -> np.ndarray:
+    """Positions taken by walking ``sizes`` in order, taking each one that fits the budget
+    left: every job while all fit (one cumulative sum), then one search per later job."""
+    before = np.cumsum(sizes) - sizes
+    misfit = np.flatnonzero(sizes > budget - before)
+    if not misfit.size:
+        return np.arange(len(sizes))
+    pos = int(misfit[0])
+    taken = list(range(pos))
+    budget -= int(before[pos])
+    while budget > 0:
+        fits = np.flatnonzero(sizes[pos:] <= budget)
+        if not fits.size:
+            break
+        pos += int(fits[0])
+        taken.append(pos)
+        budget -= int(sizes[pos])
+        pos += 1
+    return np.array(taken, dtype=np.intp)
 
-    def service(view: View, jid: str) -> float:
-        return view.perf.jobs[jid].gpus * view.progress[jid].running_s
 
-    def policy(view: View) -> float | None:
-        jobs = [p.job for p in view.running.values()] + list(view.waiting.values())
-        order = sorted(jobs, key=lambda j: (bisect.bisect_right(limits, service(view, j.id)), j.arrival, j.id))
-        budget, chosen = instance.cluster.gpus, []
-        for job in order:
-            if job.gpus <= budget:
-                chosen.append(job)
-                budget -= job.gpus
-        keep = {j.id for j in chosen}
-        for jid in [jid for jid in view.running if jid not in keep]:
+class Tiresias:
+    """The 2D-LAS policy over one instance; jobs are indexed in instance order."""
+
+    def __init__(self, instance: SharingInstance, thresholds: Sequence[float]) -> None:
+        self.jobs = instance.jobs
+        self.limits = np.array(sorted(thresholds), dtype=float)
+        self.index = {j.id: i for i, j in enumerate(self.jobs)}
+        self.gpus = np.array([j.gpus for j in self.jobs], dtype=np.int64)
+        #: Job indices in first-come-first-served order (arrival, then id).
+        self.fcfs = np.array(sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].arrival, self.jobs[i].id)))
+        self.active = np.zeros(len(self.jobs), dtype=bool)
+        self.capacity = instance.cluster.gpus
+
+    def __call__(self, view: View) -> float | None:
+        for jid in view.arrived:
+            self.active[self.index[jid]] = True
+        for jid in view.finished:
+            self.active[self.index[jid]] = False
+        service = self.gpus * view.running_s
+        queue = np.searchsorted(self.limits, service, side="right")
+        ranked = self.fcfs[self.active[self.fcfs]]
+        order = np.concatenate([ranked[queue[ranked] == q] for q in range(len(self.limits) + 1)])
+        chosen = order[greedy(self.gpus[order], self.capacity)]
+        keep = np.zeros(len(self.jobs), dtype=bool)
+        keep[chosen] = True
+        for jid in [jid for jid in view.running if not keep[self.index[jid]]]:
             view.stop(jid)
-        for job in chosen:
+        for i in chosen.tolist():
+            job = self.jobs[i]
             if job.id not in view.running:
                 view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
-        wake = None
-        for jid, placed in view.running.items():
-            attained = service(view, jid)
-            nxt = bisect.bisect_right(limits, attained)
-            if nxt < len(limits):
-                at = view.now + (limits[nxt] - attained) / placed.job.gpus
-                wake = at if wake is None else min(wake, at)
-        return wake
+        climbing = chosen[queue[chosen] < len(self.limits)]
+        if not climbing.size:
+            return None
+        at = view.now + (self.limits[queue[climbing]] - service[climbing]) / self.gpus[climbing]
+        return float(at.min())
 
-    return run_online(instance, policy, preemptive=True)
+
+def tiresias(instance: SharingInstance, thresholds: Sequence[float] = DEFAULT_THRESHOLDS) -> SharingSolution:
+    """Discretised 2D-LAS over the whole workload (online, preemptive, exclusive GPUs)."""
+    return run_online(instance, Tiresias(instance, thresholds), preemptive=True)
