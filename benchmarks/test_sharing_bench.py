@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from benchmarks.conftest import LARGE, sizes
@@ -21,12 +22,13 @@ POLICIES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")
 
 
 def busy_view(gpus: int) -> tuple[View, Any]:
-    """Every GPU held by one running one-GPU job; a 4-GPU job waits."""
+    """Every GPU held by one running one-GPU job; the workload's next job waits."""
     nodes = gpus // 4
     inst = generate(gpus + 1, 1, nodes=nodes)
     perf = Perf(inst)
     view = View(inst, perf)
-    view.progress = {j.id: engine.Progress(engine.EngineJob(j.id, 0.0, float(j.iterations))) for j in inst.jobs}
+    work = np.array([float(j.iterations) for j in inst.jobs])
+    view.columns = engine.Columns(np.zeros(len(work)), work, np.zeros(len(work)))
     runners = inst.jobs[:gpus]
     for job in inst.jobs:
         view.arrive(job)

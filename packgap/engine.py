@@ -68,6 +68,17 @@ class Segment:
     rate: float
 
 
+@dataclass(frozen=True)
+class Columns:
+    """Every job's done work, work (own + charged) and seconds run so far, in the order the
+    jobs were given: read-only views of the engine's arrays, for policies that read many
+    jobs at once (``remaining = max(0, work - done)``, as :attr:`Progress.remaining`)."""
+
+    done: np.ndarray
+    work: np.ndarray
+    running_s: np.ndarray
+
+
 class _Ledger:
     """Every job's done work, running seconds, rate and work (own + charged), as columns."""
 
@@ -77,6 +88,12 @@ class _Ledger:
         self.running_s = np.zeros(len(work))
         self.rate = np.zeros(len(work))
         self.now = 0.0
+
+    def columns(self) -> Columns:
+        views = [x.view() for x in (self.done, self.work, self.running_s)]
+        for v in views:
+            v.flags.writeable = False
+        return Columns(*views)
 
 
 class Progress:
@@ -151,8 +168,7 @@ class State:
     ``active`` lists the arrived, unfinished jobs in arrival order (never empty: an idle
     gap is skipped to the next arrival); ``arrived`` and ``finished`` the ids that arrived
     or finished since the previous call; ``woken`` is True when the policy's own wake-up is
-    among the causes; ``running_s`` holds every job's :attr:`Progress.running_s` in the
-    order the jobs were given (a read-only view, for policies that read it for many jobs).
+    among the causes; ``columns`` holds every job's progress as arrays.
     """
 
     now: float
@@ -161,7 +177,7 @@ class State:
     finished: tuple[str, ...]
     woken: bool
     progress: Mapping[str, Progress]
-    running_s: np.ndarray
+    columns: Columns
 
 
 @dataclass(frozen=True)
@@ -331,8 +347,7 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
     cluster = _Cluster(order)
     active, progress = cluster.active, cluster.progress
     pending = sorted(order, key=lambda j: j.arrival)
-    running_s = cluster.ledger.running_s.view()
-    running_s.flags.writeable = False
+    columns = cluster.ledger.columns()
     now, nxt, events = 0.0, 0, 0
     arrived: list[str] = []
     finished: list[str] = []
@@ -345,7 +360,7 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
             arrived.append(pending[nxt].id)
             nxt += 1
         cluster.ledger.now = now
-        state = State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress, running_s)
+        state = State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress, columns)
         decision = policy(state)
         events += 1
         if events > max_events:

@@ -64,8 +64,7 @@ def sharing_table(
     the scalar form's float operations; per pair the kept b is the last (smallest) one of
     least t_share, as the sequential ``<=`` keeps it (padded ladder steps fit nowhere).
     """
-    ladders = perf.ladders()
-    rows = np.array([ladders.row[n] for n in news], dtype=np.intp)
+    ladders, rows = perf.ladders, perf.ladder_rows(news)
     requested = ladders.batches[rows, 0]
     # Sub-batches that fit beside no running job change no pair's choice: left out.
     steps = ladders.memory[rows].min(axis=0, initial=np.inf) <= room.max(initial=-np.inf) + 1e-9

@@ -64,10 +64,9 @@ class View:
         self.holders: list[list[str]] = [[] for _ in range(instance.cluster.gpus)]
         self.running: dict[str, Placed] = {}
         self.waiting: dict[str, Job] = {}
-        self.progress: Mapping[str, engine.Progress] = {}
-        #: Seconds run by every job, in instance order, and the jobs that arrived and finished
-        #: since the previous event (the engine's :class:`~packgap.engine.State`).
-        self.running_s = np.zeros(len(instance.jobs))
+        #: Every job's progress as arrays in instance order, and the jobs that arrived and
+        #: finished since the previous event (the engine's :class:`~packgap.engine.State`).
+        self.columns = engine.Columns(*(np.zeros(len(instance.jobs)) for _ in range(3)))
         self.arrived: tuple[str, ...] = ()
         self.finished: tuple[str, ...] = ()
         self.log: dict[str, list[Segment]] = {}
@@ -86,10 +85,16 @@ class View:
         self.free_count = instance.cluster.gpus
         self._lone: set[int] = set()
         self._lone_cache: LoneHolders | None = None
+        # Per job (instance order): solo iteration time and memory left beside its worker at
+        # the sub-batch it runs at, and its model.
+        self._row = {j.id: i for i, j in enumerate(instance.jobs)}
+        self._t_iter = np.zeros(len(instance.jobs))
+        self._room = np.zeros(len(instance.jobs))
+        self._model = np.array([perf.model_index[j.id] for j in instance.jobs], dtype=np.intp)
 
     def begin_event(self, state: engine.State) -> None:
         """Take the engine's clock, progress and news; forget the previous event's starts."""
-        self.now, self.progress, self.running_s = state.now, state.progress, state.running_s
+        self.now, self.columns = state.now, state.columns
         self.arrived, self.finished = state.arrived, state.finished
         self.started, self._stopped = [], set()
         self._lone_cache = None
@@ -115,25 +120,21 @@ class View:
 
     def lone_holders(self) -> LoneHolders:
         """:meth:`alone_gpus` with what Algorithm 2 needs of each holder, cached until the
-        cluster changes."""
+        cluster changes. P_R is the holder's remaining iterations times its solo iteration
+        time at its sub-batch."""
         if self._lone_cache is None:
             alone = self.alone_gpus()
-            jobs = tuple(alone)
-            memory = self.instance.cluster.gpu_memory_gb
+            rows = np.array([self._row[j] for j in alone], dtype=np.intp)
+            left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(
-                jobs,
+                tuple(alone),
                 tuple(alone.values()),
                 np.array([len(gs) for gs in alone.values()], dtype=int),
-                np.array([self.remaining_solo(j) for j in jobs], dtype=float),
-                np.array([memory - self.perf.memory(j, self.running[j].batch) for j in jobs], dtype=float),
-                np.array([self.perf.model_index[j] for j in jobs], dtype=np.intp),
+                left * self._t_iter[rows],
+                self._room[rows],
+                self._model[rows],
             )
         return self._lone_cache
-
-    def remaining_solo(self, job_id: str) -> float:
-        """P_R: seconds the running job needs alone to finish at its current sub-batch."""
-        p = self.progress[job_id]
-        return p.remaining * self.perf.t_iter(job_id, self.running[job_id].batch)
 
     def used_memory(self, gpu: int) -> float:
         return sum(self.perf.memory(j, self.running[j].batch) for j in self.holders[gpu])
@@ -159,6 +160,9 @@ class View:
         for g in gpus:
             self._hold(g, job.id)
         self.running[job.id] = Placed(job, tuple(gpus), batch)
+        row = self._row[job.id]
+        self._t_iter[row] = self.perf.t_iter(job.id, batch)
+        self._room[row] = self.instance.cluster.gpu_memory_gb - self.perf.memory(job.id, batch)
         del self.waiting[job.id]
         if self._priority is not None:
             del self._queue[bisect.bisect_left(self._queue, self._key(job))]

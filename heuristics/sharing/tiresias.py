@@ -72,7 +72,7 @@ class Tiresias:
             self.active[self.index[jid]] = True
         for jid in view.finished:
             self.active[self.index[jid]] = False
-        service = self.gpus * view.running_s
+        service = self.gpus * view.columns.running_s
         queue = np.searchsorted(self.limits, service, side="right")
         ranked = self.fcfs[self.active[self.fcfs]]
         order = np.concatenate([ranked[queue[ranked] == q] for q in range(len(self.limits) + 1)])

@@ -16,6 +16,7 @@ largest xi over its partners (the paper's model names only one partner).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,12 +58,11 @@ class Ladders:
     """Every job's ladder sub-batches (largest first, b = 1 in the last column; rows in
     instance order), with its solo run time L and worker memory at each. Shorter ladders
     are padded in front with the requested batch B at infinite memory, which fits nowhere,
-    so column 0 always holds B."""
+    so column 0 always holds B. Rows are filled on first use (:meth:`Perf.ladder_rows`)."""
 
     batches: np.ndarray
     solo_time: np.ndarray
     memory: np.ndarray
-    row: dict[str, int]
 
 
 class Perf:
@@ -74,7 +74,11 @@ class Perf:
         self._iter: dict[tuple[str, int], float] = {}
         self._solo: dict[str, int] = {}
         self._xi: dict[tuple[str, str], float] = {}
-        self._ladders: Ladders | None = None
+        self.row = {j.id: i for i, j in enumerate(instance.jobs)}
+        depth = max((len(ladder(b)) for b in {j.batch for j in instance.jobs}), default=1)
+        shape = (len(instance.jobs), depth)
+        self.ladders = Ladders(np.zeros(shape, dtype=int), np.zeros(shape), np.full(shape, np.inf))
+        self._filled = np.zeros(len(instance.jobs), dtype=bool)
         names = sorted(instance.models)
         #: Model index of every job, and xi as a matrix [own model, partner model].
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
@@ -100,21 +104,19 @@ class Perf:
             self._xi[key] = self.instance.interference.xi(*key)
         return self._xi[key]
 
-    def ladders(self) -> Ladders:
-        """:class:`Ladders` of every job (built on first use)."""
-        if self._ladders is None:
-            jobs = self.instance.jobs
-            steps = [ladder(j.batch) for j in jobs]
-            depth = max((len(x) for x in steps), default=1)
-            batches = np.array([[j.batch] * depth for j in jobs], dtype=int).reshape(len(jobs), depth)
-            solo = np.zeros((len(jobs), depth))
-            memory = np.full((len(jobs), depth), np.inf)
-            for i, (j, bs) in enumerate(zip(jobs, steps, strict=True)):
-                batches[i, depth - len(bs) :] = bs
-                solo[i, depth - len(bs) :] = [self.solo_time(j.id, b) for b in bs]
-                memory[i, depth - len(bs) :] = [self.memory(j.id, b) for b in bs]
-            self._ladders = Ladders(batches, solo, memory, {j.id: i for i, j in enumerate(jobs)})
-        return self._ladders
+    def ladder_rows(self, job_ids: Sequence[str]) -> np.ndarray:
+        """The jobs' rows in :attr:`ladders`, filled if not yet."""
+        rows = np.array([self.row[j] for j in job_ids], dtype=np.intp)
+        for r in rows[~self._filled[rows]].tolist():
+            job = self.instance.jobs[r]
+            bs = ladder(job.batch)
+            first = self.ladders.batches.shape[1] - len(bs)
+            self.ladders.batches[r, :first] = job.batch
+            self.ladders.batches[r, first:] = bs
+            self.ladders.solo_time[r, first:] = [self.solo_time(job.id, b) for b in bs]
+            self.ladders.memory[r, first:] = [self.memory(job.id, b) for b in bs]
+            self._filled[r] = True
+        return rows
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
