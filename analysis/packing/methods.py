@@ -13,7 +13,7 @@ from the best of the packer's heuristic plans and never worse than it): against 
 and the ``packer+planner`` rows it splits a pipeline's gap into the part the packing loses
 and the part the planning loses.
 
-``exact-ti`` (:mod:`models.packing.ti`) is the strong joint model: the adaptive time-indexed
+``exact-ti`` (:mod:`analysis.packing.ti`) is the strong joint model: the adaptive time-indexed
 LP with safe dual bounds, LP rounding and a CP-SAT polish. ``exact-cpsat`` rounds its data in
 the relaxing direction (its bound is a certificate on any data) and re-times its answer;
 ``exact-milp`` is the tiny big-M cross-check, refused when its time limit cannot even build
@@ -27,6 +27,7 @@ from dataclasses import asdict
 from typing import Any
 
 from analysis.method import Method, MethodOutput, RunContext
+from analysis.packing.ti.driver import TiSettings, solve_ti
 from heuristics.packing.pipeline import (
     PACKER_STAGES,
     PACKERS,
@@ -42,7 +43,6 @@ from heuristics.packing.pipeline import (
 from models.packing import cpsat as cp_packing
 from models.packing.bounds import lower_bound
 from models.packing.data import place
-from models.packing.ti import TiSettings, solve_ti
 from packgap.errors import TimeLimitReached, UnknownNameError
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 from packgap.packing.instance import INTERLEAVINGS

@@ -22,7 +22,7 @@ A tiny cross-check, no longer a gap reference (issue 11): the disjunctions grow 
 (candidate groups)^2 x machines (about 2.6 M rows at 40 jobs, 190 s to build) and its LP
 relaxation sees no lateness. :func:`disjunctions` counts them before anything is built, so
 a caller can refuse an instance its time limit cannot even build; ``exact-ti``
-(:mod:`models.packing.ti`) is the strong model.
+(:mod:`analysis.packing.ti`) is the strong model.
 """
 
 from __future__ import annotations

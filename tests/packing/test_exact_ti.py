@@ -1,4 +1,4 @@
-"""The time-indexed exact packing method (models.packing.ti): certificates and answers."""
+"""The time-indexed exact packing method (analysis.packing.ti): certificates and answers."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analysis.packing.ti.driver import OPTIMAL_GAP, TiSettings, solve_ti
 from models.packing import ti_duals, ti_grid
 from models.packing.bounds import lower_bound
 from models.packing.data import candidates, weights
-from models.packing.ti import OPTIMAL_GAP, TiSettings, solve_ti
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
 from solvers.highspy_lp import Columns

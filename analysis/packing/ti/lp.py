@@ -1,4 +1,4 @@
-"""One level's LP and integer program of :mod:`models.packing.ti` (highspy, step formulation).
+"""One level's LP and integer program of :mod:`analysis.packing.ti.driver` (highspy, step formulation).
 
 :func:`column_generation` solves the LP over a growing subset of the level's *universe*,
 pricing the whole universe with :mod:`models.packing.ti_duals` after every solve (the
@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from analysis.packing.ti.rounding import round_answer
+from analysis.packing.ti.search import Search
 from models.packing import ti_duals, ti_grid
-from models.packing.ti_search import Search, round_answer
 from packgap.result import Status
 from solvers.highspy_lp import Columns, HighsModel, LpSolution
 from solvers.outcome import SolveOptions

@@ -1,4 +1,4 @@
-"""The state the levels of :mod:`models.packing.ti` share: data, best answer, best bound, clock.
+"""The state the levels of :mod:`analysis.packing.ti.driver` share: data, best answer, best bound, clock.
 
 Every answer is validated and scored by the family's evaluator before it counts; bounds are
 kept in the objective's units (the LP works without the objective's constant).
@@ -11,10 +11,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from analysis.packing.ti.local_search import local_search
 from models.packing import ti_grid
 from models.packing.bounds import lower_bound
 from models.packing.data import candidates, place, weights
-from models.packing.serial import local_search, lp_groups, serial_schedule
+from models.packing.serial import serial_schedule
 from packgap.errors import ValidationError
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 
@@ -65,7 +66,7 @@ class Search:
         self.offer(place(self.instance, self.cands, chosen))
 
     def improve(self, seconds: float) -> None:
-        """Local search (:func:`models.packing.serial.local_search`) from the best answer,
+        """Local search (:mod:`analysis.packing.ti.local_search`) from the best answer,
         unless it already stopped at a local optimum from this answer."""
         if self.settled == self.best[0]:
             return
@@ -104,10 +105,3 @@ class Search:
                 option.append(o)
                 period.append(min(int(g.start // grid.period), grid.periods))
         return ti_grid.columns(self.opts, grid, self.w, np.array(option, dtype=np.int64), np.array(period))
-
-
-def round_answer(search: Search, cols: ti_grid.ColumnSet, x: np.ndarray) -> None:
-    """LP (or integer) answer -> packing and priorities -> serial schedule -> offered."""
-    opts = search.opts
-    order = lp_groups(search.cands, search.n, opts.candidate[cols.option], opts.kind[cols.option], cols.start, x)
-    search.offer_chosen(serial_schedule(search.instance, search.cands, order, search.w))

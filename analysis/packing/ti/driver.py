@@ -4,7 +4,7 @@ The problem is CUCKOO's joint formulation (section 3.3.1, eq. 3-10): pair jobs o
 demand, give each group a GPU type and a start, within each type's GPU count at all times,
 minimising ``alpha * V1 + beta * V2``. One *level* of the method works on the relaxation of
 :mod:`models.packing.ti_grid` with the columns still in play (the *universe*;
-:mod:`models.packing.ti_lp`):
+:mod:`analysis.packing.ti.lp`):
 
 1. column generation: the LP over a growing subset of the universe, priced over the whole
    universe with the prefix-sum pricing of :mod:`models.packing.ti_duals`; after every LP
@@ -13,7 +13,8 @@ minimising ``alpha * V1 + beta * V2``. One *level* of the method works on the re
    same from an integer program over the universe when it is small (then also a bound) or
    over the columns of least reduced cost, then local search from the best answer; every
    answer is validated and scored by the family's evaluator before it counts
-   (:mod:`models.packing.ti_search`);
+   (:mod:`analysis.packing.ti.search`, :mod:`analysis.packing.ti.rounding`,
+   :mod:`analysis.packing.ti.local_search`);
 3. reduced-cost fixing against the best answer drops the columns that lie in no better
    solution; the survivors split into half periods (:func:`models.packing.ti_grid.refine`).
 
@@ -39,9 +40,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from analysis.packing.ti.lp import LevelState, column_generation, integer_program
+from analysis.packing.ti.rounding import round_answer
+from analysis.packing.ti.search import Search
 from models.packing import cpsat, ti_duals, ti_grid
-from models.packing.ti_lp import LevelState, column_generation, integer_program
-from models.packing.ti_search import Search, round_answer
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
 from packgap.result import Status, certified_gap
