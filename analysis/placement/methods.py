@@ -63,11 +63,11 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
-    is small enough (``models.placement.block_search``)."""
+    is small enough (``analysis.placement.exact_blocks.search``)."""
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+    from analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from models.placement.block_paths import start_values
-    from models.placement.block_search import dual_search, pruned_model, resume, settle
     from solvers.highspy_mip import solve_mip, version
 
     start = resort_blocks(instance, pal(instance))

@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analysis.method import RunContext
+from analysis.placement.exact_blocks.ascent import maximise, transport_prices
 from analysis.placement.methods import BY_NAME
 from analysis.run import solve
-from models.placement.block_bound import evaluate, maximise, round_dual, transport_prices
+from models.placement.block_bound import evaluate, round_dual
 from models.placement.block_paths import build_blocks, extract, start_values
 from models.placement.job_types import blocks, job_types
 from models.placement.pruning import kept_arcs

@@ -1,9 +1,10 @@
 """The transport relaxation of a PAL round: every free GPU goes to one job type (or idles),
 each type receiving exactly its demand, at a per-(type, GPU) cost.
 
-Both the Lagrangian's starting prices (``models.placement.block_bound``) and its repair
-heuristic (``models.placement.repair``) solve one: an exact min-cost flow over integer costs
-on a ``resolution`` grid (``solvers.flow``); neither uses its value as a bound.
+Both the Lagrangian's starting prices (``analysis.placement.exact_blocks.ascent``) and its
+repair heuristic (``analysis.placement.exact_blocks.repair``) solve one: an exact min-cost flow
+over integer costs on a ``resolution`` grid (``solvers.flow``); neither uses its value as a
+bound.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """The dual phase of the exact block method: Lagrangian bound plus repaired placements.
 
 Starting from a heuristic placement (``pal+blocks``, so the answer is never worse than PAL),
-the subgradient ascent of ``models.placement.block_bound`` raises the bound while, whenever
-its best prices change (every ``probe_every`` steps), ``models.placement.repair`` turns them
-into a placement; the evaluator scores it and the best one is kept and becomes the ascent's
-target. On generated rounds this alone certifies gaps of 0.03-0.1 % (256 to 27,648 GPUs).
+the subgradient ascent of ``analysis.placement.exact_blocks.ascent`` raises the bound while,
+whenever its best prices change (every ``probe_every`` steps),
+``analysis.placement.exact_blocks.repair`` turns them into a placement; the evaluator scores
+it and the best one is kept and becomes the ascent's target. On generated rounds this alone
+certifies gaps of 0.03-0.1 % (256 to 27,648 GPUs). :func:`settle` then reads the pruned
+block-path MILP's outcome (``models.placement.pruning``, ``models.placement.block_paths``).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.placement.block_bound import DualPoint, RoundDual, maximise, round_dual
+from analysis.placement.exact_blocks.ascent import maximise
+from analysis.placement.exact_blocks.repair import repair
+from models.placement.block_bound import DualPoint, RoundDual, round_dual
 from models.placement.block_paths import BlockModel, build_blocks, extract
 from models.placement.pruning import kept_arcs
-from models.placement.repair import repair
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.result import Status
 from solvers.highspy_mip import MipSolution

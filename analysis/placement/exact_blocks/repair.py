@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.placement.exact_blocks.transport import transport
 from models.placement.block_bound import RoundDual, subset_reduced_costs
 from models.placement.job_types import blocks
-from models.placement.transport import transport
 from models.placement.walks import take_slack
 from packgap.placement import PlacementSolution
 
