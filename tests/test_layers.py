@@ -4,7 +4,9 @@
     analysis/F -> models, heuristics, instances -> solvers -> packgap (hub)
 
 Every import of every module counts, nested ones included, except the one lazy import the
-hub makes at call time (``packgap.solve`` reaching ``analysis.api``).
+hub makes at call time (``packgap.solve`` reaching ``analysis.api``). ``models`` build only:
+no module there reaches a name of ``solvers`` that runs a solver (the algorithms that solve
+live in the family's kit folder, ``analysis/F``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,24 @@ ALLOWED = {
 HUB_LAZY = {("packgap/__init__.py", "analysis.api")}
 #: The generic core's contracts, which the family kits build on.
 CORE_CONTRACTS = {"analysis.kit", "analysis.method", "analysis.run", "analysis.store", "analysis.registry"}
+#: What in ``solvers`` runs a solver, or sets up or reads one run: none of it in ``models``.
+#: Model constructors and helpers (``new_model``, ``integer_costs``, ``ArrayMip``, ``Columns``)
+#: are allowed.
+SOLVING = {
+    "solve_cpsat",
+    "solve_pyomo",
+    "solve_mip",
+    "min_cost_flow",
+    "assignment",
+    "capacitated_assignment",
+    "max_weight_matching",
+    "HighsModel",
+    "SolveOptions",
+    "SolverOutcome",
+    "MipSolution",
+    "LpSolution",
+    "status_from_gap",
+}
 
 
 def _imports(path: Path) -> list[str]:
@@ -73,3 +93,56 @@ def test_kits_use_only_the_core_contracts(family: str) -> None:
             parts = name.split(".")
             if parts[0] == "analysis" and len(parts) > 1 and parts[1] not in FAMILIES:
                 assert ".".join(parts[:2]) in CORE_CONTRACTS, f"{path.relative_to(ROOT)} imports the generic {name}"
+
+
+def _solving_uses(path: Path) -> list[str]:
+    """Names of :data:`SOLVING` a module imports from ``solvers`` or reaches as attributes of
+    a ``solvers`` module it imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] == "solvers"}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "solvers":
+            found += [a.name for a in node.names if a.name in SOLVING]
+            modules |= {a.asname or a.name for a in node.names if a.name not in SOLVING}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SOLVING:
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in modules:
+                found.append(node.attr)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "models").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_models_build_only(path: Path) -> None:
+    uses = _solving_uses(path)
+    assert not uses, f"{path.relative_to(ROOT)} solves ({', '.join(uses)}): models build only, move it to analysis/F"
+
+
+def test_the_solving_names_exist() -> None:
+    defined = {
+        node.name
+        for path in (ROOT / "solvers").glob("*.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef)
+    }
+    assert not SOLVING - defined, f"not in solvers: {sorted(SOLVING - defined)}"
+
+
+def test_the_models_rule_sees_every_way_in(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    for source in (
+        "from solvers.cpsat import solve_cpsat",
+        "from solvers import flow\nflow.min_cost_flow()",
+        "import solvers.highs\nsolvers.highs.solve_pyomo()",
+        "import solvers.highspy_mip as m\nm.solve_mip()",
+        "def f():\n    from solvers.outcome import SolveOptions",
+    ):
+        module.write_text(source)
+        assert _solving_uses(module), source
+    module.write_text("from solvers.cpsat import new_model\nfrom solvers import flow\nflow.integer_costs()")
+    assert not _solving_uses(module)
