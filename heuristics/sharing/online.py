@@ -38,11 +38,10 @@ class Placed:
 
 @dataclass(frozen=True)
 class LoneHolders:
-    """Algorithm 1's G_OJ at one instant: the jobs holding GPUs alone, in the order of
-    their first such GPU, with those GPUs, their remaining solo times P_R, the memory left
-    beside their workers (GB) and their model indices."""
+    """Algorithm 1's G_OJ at one instant, the jobs holding GPUs alone in the order of their
+    first such GPU: those GPUs and their count, the jobs' remaining solo times P_R, the
+    memory left beside their workers (GB) and their model indices."""
 
-    jobs: tuple[str, ...]
     gpus: tuple[list[int], ...]
     count: np.ndarray
     remaining_solo: np.ndarray
@@ -127,7 +126,6 @@ class View:
             rows = np.array([self._row[j] for j in alone], dtype=np.intp)
             left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(
-                tuple(alone),
                 tuple(alone.values()),
                 np.array([len(gs) for gs in alone.values()], dtype=int),
                 left * self._t_iter[rows],
