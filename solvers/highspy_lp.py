@@ -1,8 +1,9 @@
-"""Linear and mixed-integer programs handed to HiGHS as numpy arrays (raw ``highspy``).
+"""The raw ``highspy`` back-end: linear and mixed-integer programs handed to HiGHS as numpy arrays.
 
 For models built column by column (column generation) or too large for Pyomo's
 per-nonzero cost (about 17 us, DESIGN.md): rows are declared once, columns arrive as CSC
 arrays, and the same HiGHS instance is re-solved warm after each batch of new columns.
+:mod:`solvers.highspy_mip` solves a whole array MIP in one call through the same model.
 
 Conventions: minimisation; row duals ``y`` and reduced costs ``c - A^T y`` as HiGHS reports
 them (a binding ``<=`` row has ``y <= 0``). The duals are floating-point numbers from a
@@ -99,12 +100,18 @@ class HighsModel:
         )
         self.columns += len(cols)
 
-    def set_integer(self, integer: bool) -> None:
-        """Every column integer (a MIP) or every column continuous (its LP relaxation)."""
-        kind = self._hs.HighsVarType.kInteger if integer else self._hs.HighsVarType.kContinuous
+    def set_integer(self, integer: bool | np.ndarray) -> None:
+        """Every column integer (a MIP), every column continuous (its LP relaxation), or
+        column ``i`` integer where ``integer[i]``."""
         n = self.columns
-        self.highs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.array([kind] * n))
-        self.integer = integer
+        mask = np.broadcast_to(np.asarray(integer, dtype=bool), (n,))
+        kinds = np.array([self._hs.HighsVarType.kContinuous, self._hs.HighsVarType.kInteger])
+        self.highs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), kinds[mask.astype(np.intp)])
+        self.integer = bool(mask.any())
+
+    def set_offset(self, offset: float) -> None:
+        """A constant added to the objective (and to the bound)."""
+        self.highs.changeObjectiveOffset(float(offset))
 
     def set_start(self, x: np.ndarray) -> None:
         """A MIP start: a value for every column (HiGHS checks it and may discard it)."""
@@ -137,7 +144,7 @@ class HighsModel:
         objective = float(info.objective_function_value) if feasible else None
         if model_status == hs.HighsModelStatus.kOptimal:
             status = Status.OPTIMAL
-        elif model_status == hs.HighsModelStatus.kInfeasible:
+        elif model_status in (hs.HighsModelStatus.kInfeasible, hs.HighsModelStatus.kUnboundedOrInfeasible):
             status = Status.INFEASIBLE
         elif model_status in (hs.HighsModelStatus.kTimeLimit, hs.HighsModelStatus.kIterationLimit):
             status = Status.TIMEOUT

@@ -68,7 +68,8 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     from analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from models.placement.block_paths import start_values
-    from solvers.highspy_mip import solve_mip, version
+    from solvers.highspy_lp import version
+    from solvers.highspy_mip import solve_mip
 
     start = resort_blocks(instance, pal(instance))
     left = ctx.time_left()

@@ -111,3 +111,29 @@ def test_cpsat_time_limit_is_a_status():
 def test_bad_options_are_clear_errors(kwargs):
     with pytest.raises(PackgapError):
         SolveOptions(**kwargs)
+
+
+def test_array_mip_mixed_integrality_and_offset():
+    """min x + 3y + 10 s.t. x + y >= 1.5, x in [0, 2], y in [0, 1]: with x integer the optimum
+    is x = 2 (12), relaxed x = 1.5 (11.5); the offset reaches objective and bound."""
+    from solvers.highspy_mip import ArrayMip, solve_mip
+
+    def mip(integer: list[bool]) -> ArrayMip:
+        return ArrayMip(
+            cost=np.array([1.0, 3.0]),
+            col_lower=np.zeros(2),
+            col_upper=np.array([2.0, 1.0]),
+            integer=np.array(integer),
+            start=np.array([0, 1, 2], dtype=np.int32),
+            index=np.zeros(2, dtype=np.int32),
+            value=np.ones(2),
+            row_lower=np.array([1.5]),
+            row_upper=np.array([np.inf]),
+            offset=10.0,
+        )
+
+    mixed = solve_mip(mip([True, False]), SolveOptions()).outcome
+    assert mixed.status == Status.OPTIMAL
+    assert mixed.objective == pytest.approx(12.0) and mixed.bound == pytest.approx(12.0)
+    relaxed = solve_mip(mip([False, False]), SolveOptions()).outcome
+    assert relaxed.objective == pytest.approx(11.5) and relaxed.bound == pytest.approx(11.5)
