@@ -277,7 +277,7 @@ class _Cluster:
         if decision.stop is None:
             stops = [jid for jid in running if jid not in decision.rates]
         else:
-            stops = list(decision.stop)
+            stops = list(dict.fromkeys(decision.stop))
             for jid in stops:
                 if jid not in running or jid in decision.rates:
                     raise EngineError(f"policy stopped job {jid!r}, which is not running or also gets a rate")
@@ -291,7 +291,7 @@ class _Cluster:
             p = active[jid]
             if p.start is None:
                 p.start = now
-            if jid in running and p._open is not None and p._open[1] == rate:
+            if jid in running and p.rate == rate:
                 continue
             p._run_at(rate, now)
             if jid not in running:

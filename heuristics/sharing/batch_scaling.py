@@ -11,7 +11,9 @@ its loop ``while b != 1`` never tries b = 1 although the text searches [1, B_Jk]
 instead of t_share; it checks no memory although the text requires the sub-batch to fit
 beside the running job. Here b = 1 is tried, the loop runs to the end, t_share is kept and
 memory is checked. Ties keep the smaller b, as the printed ``<=`` on line 7 does.
-Each b costs one Theorem 1 evaluation: O(log2 B) per pair.
+Each b costs one Theorem 1 evaluation: O(log2 B) per pair, computed here for many pairs
+at once as arrays (:func:`sharing_table`) with the scalar form's float operations, so the
+results are bit for bit those of the loop.
 """
 
 from __future__ import annotations

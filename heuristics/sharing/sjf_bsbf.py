@@ -15,7 +15,9 @@ Readings where the paper is silent: a job takes only as many of a partner's lone
 it still needs (partial sharing, Fig. 1c); its sub-batch is the smallest b that Algorithm 2
 chose over the partners it takes, so its workers fit beside every partner; each pair is
 judged with R's remaining solo time at R's sub-batch. Complexity per job:
-O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states.
+O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states; the Theorem 1
+evaluations of all waiting jobs that need them run as one array computation
+(:func:`~heuristics.sharing.batch_scaling.sharing_table`) per state of the cluster.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ A job's work is its iteration count I_j; while it runs at sub-batch b its rate i
 any of its GPUs, the largest xi(own model, partner model) over its partners (eqs. 5-7,
 see :mod:`packgap.sharing.perf`). Rates change only at events: arrivals, segment starts and
 stops, finishes. Resuming a preempted job costs ``preemption_overhead_s`` of solo progress,
-charged as that many seconds of iterations at its solo pace.
+charged as that many seconds of iterations at its solo pace. The replay gives the engine
+only the rates that change (:class:`CoLocation`), so an event costs time in the jobs whose
+co-runners changed.
 """
 
 from __future__ import annotations
