@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from analysis.kit import no_tick
 from analysis.placement import KIT
 from analysis.placement.figures import primal
-from analysis.placement.reproduce import gap_rows, overhead_rows, round_key, sia_philly, simulate_policy
+from analysis.placement.repro_overhead import overhead_rows
+from analysis.placement.repro_round_gaps import gap_rows, round_key
+from analysis.placement.sia_philly import sia_philly, simulate_policy
 from instances.traces import traces_dir
 from packgap.errors import PackgapError
 from packgap.placement import Job

@@ -1,0 +1,102 @@
+"""PAL's Fig. 11 (average JCT per policy against Tiresias) and Fig. 13 (against the locality
+penalty L_across) on the Sia-Philly workloads (:mod:`analysis.placement.sia_philly`); the full
+set computes both the paper's and the artifact's readings of PM-First and PAL.
+
+Improvements are read as 1 - the geomean over workloads of (policy / Tiresias), Tiresias being
+Packed-Sticky (section IV-A1). Section V-B calls workload 3 the best and 5 the worst
+improvement "respectively", then explains that workload 5 gains most; the explanation is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from analysis.kit import PaperValue, Tick
+from analysis.placement.figures import geomean, ratios
+from analysis.placement.sia_philly import L_ACROSS, READINGS, missing, sia_philly, simulate_policy
+from heuristics.placement import POLICIES
+
+FIG13_PENALTIES = (1.0, 1.5, 2.0, 2.5, 3.0)
+
+
+def jct_rows(penalties: Sequence[float], readings: Sequence[str], label: str, tick: Tick) -> list[dict[str, Any]]:
+    """Every policy on every workload at each L_across and reading: the run's metrics."""
+    from analysis.placement.simulate import metrics
+
+    sia = sia_philly()
+    if isinstance(sia, str):
+        return [{"missing": sia}]
+    tick(label, 0, len(penalties) * len(readings) * len(sia.workloads) * len(POLICIES))
+    rows = []
+    for reading in readings:
+        for penalty in penalties:
+            cluster = replace(sia.cluster, locality_penalty=penalty)
+            for w in sia.workloads:
+                for policy in POLICIES:
+                    result = simulate_policy(sia, cluster, w, policy, reading)
+                    rows.append({"readings": reading, "l_across": penalty, "workload": w, "policy": policy})
+                    rows[-1].update(metrics(result))
+                    tick(label, 1, None)
+    return rows
+
+
+def fig11(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    """Quick: the paper's readings only; full: both."""
+    return jct_rows((L_ACROSS,), READINGS[:1] if quick else READINGS, "Fig. 11", tick)
+
+
+def fig13(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    """Quick: L_across 1.0 and 3.0 (the paper's quoted ends), the paper's readings only."""
+    return jct_rows((1.0, 3.0) if quick else FIG13_PENALTIES, READINGS[:1] if quick else READINGS, "Fig. 13", tick)
+
+
+#: Section V-B: improvement over Tiresias (%) of the geomean, least and most improved average
+#: JCT over the workloads, and of the geomean makespan.
+PAPER_FIG11 = {"pal": (43.0, 21.0, 59.0, 47.0), "pm-first": (40.0, 5.0, 59.0, 44.0)}
+FIG11_QUANTITIES = (
+    ("geomean avg JCT", "mean_jct_s", geomean),
+    ("least avg JCT", "mean_jct_s", max),
+    ("most avg JCT", "mean_jct_s", min),
+    ("geomean makespan", "makespan_s", geomean),
+)
+#: Section V-B1: improvement over Tiresias (%) at L_across = 1.0 and 3.0.
+PAPER_FIG13 = {"pm-first": (30.0, 9.0), "pal": (30.0, 20.0)}
+
+
+def improvement(rows: Sequence[Mapping[str, Any]], policy: str, metric: str, pick: Any, **where: Any) -> float:
+    """100 x (1 - ``pick`` over the workloads of policy / Tiresias)."""
+    return 100 * (1 - pick(ratios(rows, policy, metric, **where).values()))
+
+
+def compare_fig11(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    reason = missing(rows)
+    out = []
+    for reading in dict.fromkeys(r["readings"] for r in rows if not reason) or ["paper"]:
+        tag, note = ("", "") if reading == "paper" else (" [artifact]", "the artifact's readings of PM-First and PAL")
+        note = reason or note
+        for policy, paper in PAPER_FIG11.items():
+            for (q, metric, pick), value in zip(FIG11_QUANTITIES, paper, strict=True):
+                ours = None if reason else improvement(rows, policy, metric, pick, readings=reading)
+                out.append(
+                    PaperValue("Fig. 11", f"{policy} {q} improvement over Tiresias{tag}", value, ours, "%", note)
+                )
+        pal = {} if reason else ratios(rows, "pal", "mean_jct_s", readings=reading)
+        for q, value, pick in (("most", 5.0, min), ("least", 3.0, max)):
+            ours = float(pick(pal, key=pal.__getitem__)) if pal else None
+            out.append(PaperValue("Fig. 11", f"workload PAL improves {q}{tag}", value, ours, "", note))
+    return out
+
+
+def compare_fig13(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    reason = missing(rows)
+    note = reason or "one L_across for all models (the paper's per-model values, IV-D, are not published)"
+    out = []
+    for policy, paper in PAPER_FIG13.items():
+        for lv, value in zip((1.0, 3.0), paper, strict=True):
+            ours = None if reason else improvement(rows, policy, "mean_jct_s", geomean, l_across=lv, readings="paper")
+            out.append(
+                PaperValue("Fig. 13", f"{policy} improvement over Tiresias at L_across {lv:g}", value, ours, "%", note)
+            )
+    return out
