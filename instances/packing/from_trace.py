@@ -26,44 +26,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from instances.packing.generator import (
-    DEFAULT_GPU_TYPES,
-    MURI_BATCH,
-    TABLE8,
-    eq15_deadline,
-    fastest_iteration_ms,
-    muri_stages,
-    stage_profile,
-    sync_rule,
-)
+from instances.packing.generator import DEFAULT_GPU_TYPES, JobSpec, table8_job, table8_model
 from instances.packing.trace_records import JobTrace, arrivals, select
 from packgap.gpus import GpuSpec, GpuType
-from packgap.packing import Job, PackingInstance
+from packgap.packing import PackingInstance
 from packgap.packing.instance import Interleaving
-
-
-def table8_job(
-    rng: np.random.Generator,
-    job_id: str,
-    arrival: float,
-    gpus: int,
-    duration_s: float,
-    gpu_types: Sequence[GpuSpec],
-    interleaving: Interleaving,
-    interference: float,
-) -> Job:
-    """One job of ``duration_s`` seconds on its fastest type, its model drawn from Table 8."""
-    models = sorted(TABLE8)
-    model = models[int(rng.integers(len(models)))]
-    batch = TABLE8[model][int(rng.integers(len(TABLE8[model])))]
-    s, gpu, c = muri_stages(model, gpus)
-    scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
-    profiles = tuple(stage_profile(s * scale, gpu * scale, c, spec) for spec in gpu_types)
-    sync = sync_rule(model)
-    fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
-    iterations = max(1, round(duration_s / fastest))
-    deadline = eq15_deadline(rng, arrival, iterations * fastest)
-    return Job(job_id, arrival, deadline, gpus, iterations, f"{model}-bs{batch}", sync, profiles)
 
 
 def build(
@@ -81,14 +48,14 @@ def build(
     widest = max(spec[1] for spec in gpu_types)
     chosen = select(trace, max_jobs, widest, drop_wide, "every GPU type's count")
     rng = np.random.default_rng(seed)
-    jobs = tuple(
-        table8_job(rng, r.id, arrival, r.gpus, r.duration_s, gpu_types, interleaving, interference)
-        for r, arrival in zip(chosen, arrivals(chosen), strict=True)
-    )
+    jobs = []
+    for r, arrival in zip(chosen, arrivals(chosen), strict=True):
+        spec = JobSpec(r.id, arrival, r.gpus, r.duration_s, *table8_model(rng))
+        jobs.append(table8_job(rng, spec, gpu_types, interleaving, interference))
     return PackingInstance(
         name=f"{name}-n{len(jobs)}-s{seed}",
         gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
-        jobs=jobs,
+        jobs=tuple(jobs),
         interleaving=interleaving,
         interference=interference,
     )

@@ -31,6 +31,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -127,6 +128,44 @@ def eq15_deadline(rng: np.random.Generator, arrival: float, fastest_s: float) ->
     return round(arrival + max(1.0, float(rng.normal(8.0, 2.0))) * fastest_s, 3)
 
 
+def table8_model(rng: np.random.Generator) -> tuple[str, int]:
+    """A model and one of its batch sizes, each drawn uniformly from Table 8 (two draws)."""
+    models = sorted(TABLE8)
+    model = models[int(rng.integers(len(models)))]
+    return model, TABLE8[model][int(rng.integers(len(TABLE8[model])))]
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What a job is made from: ``duration_s`` is its standalone duration on its fastest type."""
+
+    id: str
+    arrival: float
+    gpus: int
+    duration_s: float
+    model: str
+    batch: int
+
+
+def table8_job(
+    rng: np.random.Generator,
+    spec: JobSpec,
+    gpu_types: Sequence[GpuSpec],
+    interleaving: Interleaving,
+    interference: float,
+) -> Job:
+    """The job of ``spec``: stage profiles per GPU type, ``duration_s`` rounded to iterations
+    (at least 1) and an eq. 15 deadline (one draw)."""
+    s, gpu, c = muri_stages(spec.model, spec.gpus)
+    scale = spec.batch / MURI_BATCH["resnet18" if spec.model == "resnet50" else spec.model]
+    profiles = tuple(stage_profile(s * scale, gpu * scale, c, t) for t in gpu_types)
+    sync = sync_rule(spec.model)
+    fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
+    iterations = max(1, round(spec.duration_s / fastest))
+    deadline = eq15_deadline(rng, spec.arrival, iterations * fastest)
+    return Job(spec.id, spec.arrival, deadline, spec.gpus, iterations, f"{spec.model}-bs{spec.batch}", sync, profiles)
+
+
 def generate(
     jobs: int,
     seed: int,
@@ -148,23 +187,15 @@ def generate(
         raise PackgapError(f"demand {max(mix)} exceeds every GPU type's count")
     rng = np.random.default_rng(seed)
     arrivals = helios_arrivals(rng, jobs)
-    models = sorted(TABLE8)
     weights = np.array([mix[d] for d in sorted(mix)], dtype=float)
     result = []
     for i, arrival in enumerate(arrivals):
-        model = models[int(rng.integers(len(models)))]
-        batch = TABLE8[model][int(rng.integers(len(TABLE8[model])))]
+        drawn = table8_model(rng)
         gpus = sorted(mix)[int(rng.choice(len(mix), p=weights / weights.sum()))]
-        s, gpu, c = muri_stages(model, gpus)
-        scale = batch / MURI_BATCH["resnet18" if model == "resnet50" else model]
-        profiles = tuple(stage_profile(s * scale, gpu * scale, c, spec) for spec in gpu_types)
-        sync = sync_rule(model)
-        fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
         target = float(np.clip(rng.lognormal(np.log(duration_median_s), 0.8), 60.0, 43200.0))
-        iterations = max(1, round(target / fastest))
         start = round(float(arrival), 3)
-        deadline = eq15_deadline(rng, start, iterations * fastest)
-        result.append(Job(f"j{i:04d}", start, deadline, gpus, iterations, f"{model}-bs{batch}", sync, profiles))
+        spec = JobSpec(f"j{i:04d}", start, gpus, target, *drawn)
+        result.append(table8_job(rng, spec, gpu_types, interleaving, interference))
     return PackingInstance(
         name=f"packing-n{jobs}-s{seed}",
         gpu_types=tuple(GpuType(spec[0], spec[1]) for spec in gpu_types),
