@@ -42,6 +42,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from models.sharing.pair_bound import pair_bound
 from packgap.sharing import Perf, SharingInstance
 from packgap.sharing.perf import ladder
 
@@ -89,6 +90,8 @@ class Estimate:
     completion: dict[int, float]
     release: dict[int, float]
     solo: dict[int, float]
+    plain: float
+    pairs: list[tuple[int, int, float]]
     alone: float
     value: float
 
@@ -111,6 +114,7 @@ class NodeBound:
             [(perf.memory(i, b), j.iterations * perf.t_iter(i, b)) for b in ladder(j.batch)]
             for i, j in zip(ids, jobs, strict=True)
         ]
+        self.least_memory = [steps[-1][0] for steps in self.ladders]
         self._solo_in: dict[tuple[int, float], float | None] = {}
         self.slots = instance.cluster.max_jobs_per_gpu
         self.gpu_memory = instance.cluster.gpu_memory_gb
@@ -197,9 +201,53 @@ class NodeBound:
         for j in pending:
             release[j], completion[j] = self.waiting(j, now, finish, memory, classes)
         work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
-        alone = sum(completion.values())
+        plain = sum(completion.values())
+        pairs = self.pairs(solo, memory, completion, release, pending) if self.strong else []
+        alone = plain + sum(gain for _, _, gain in pairs)
         value = max(alone, srpt(list(release.values()), work, float(self.gpus)))
-        return Estimate(completion, release, solo, alone, value)
+        return Estimate(completion, release, solo, plain, pairs, alone, value)
+
+    def pairs(
+        self,
+        solo: Mapping[int, float],
+        memory: Mapping[int, float],
+        completion: Mapping[int, float],
+        release: Mapping[int, float],
+        pending: Sequence[int],
+    ) -> list[tuple[int, int, float]]:
+        """Item 3: disjoint conflicting pairs, at least one job waiting, whose pair bound
+        beats the sum of their own bounds, taken greedily by that gain."""
+        gains = []
+        jobs = [*solo, *pending]
+        for k, a in enumerate(jobs):
+            a_running = a in solo
+            p_a = solo[a] if a_running else self.solo[a]
+            mem_a = memory[a] if a_running else self.least_memory[a]
+            for b in jobs[k + 1 :]:
+                if b in solo or self.demand[a] + self.demand[b] <= self.gpus:
+                    continue
+                share = self.slots >= 2 and mem_a + self.least_memory[b] <= self.gpu_memory + MEMORY_TOL
+                both = pair_bound(
+                    release[a],
+                    release[b],
+                    p_a,
+                    self.solo[b],
+                    self.xi[a][b],
+                    self.xi[b][a],
+                    share=share,
+                    a_running=a_running,
+                )
+                gain = both - completion[a] - completion[b]
+                if gain > 0:
+                    gains.append((gain, a, b))
+        gains.sort(reverse=True)
+        taken: set[int] = set()
+        out = []
+        for gain, a, b in gains:
+            if a not in taken and b not in taken:
+                taken.update((a, b))
+                out.append((a, b, gain))
+        return out
 
     def __call__(self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]) -> float:
         """Lower bound on the sum of the completion times of the running and waiting jobs."""
@@ -222,4 +270,5 @@ class NodeBound:
             for h in partners
             if self.strong
         )
-        return node.alone - bound[j] + mine + slower
+        kept = sum(gain for a, b, gain in node.pairs if a != j and b != j and a not in partners and b not in partners)
+        return node.plain - bound[j] + mine + slower + kept
