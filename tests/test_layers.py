@@ -28,7 +28,14 @@ ALLOWED = {
 }
 HUB_LAZY = {("packgap/__init__.py", "analysis.api")}
 #: The generic core's contracts, which the family kits build on.
-CORE_CONTRACTS = {"analysis.kit", "analysis.method", "analysis.run", "analysis.store", "analysis.registry"}
+CORE_CONTRACTS = {
+    "analysis.kit",
+    "analysis.method",
+    "analysis.run",
+    "analysis.store",
+    "analysis.registry",
+    "analysis.plotting",
+}
 #: What in ``solvers`` runs a solver, or sets up or reads one run: none of it in ``models``.
 #: Model constructors and helpers (``new_model``, ``integer_costs``, ``ArrayMip``, ``Columns``)
 #: are allowed.

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.calibration.simulate import improvement
+from analysis.plotting import new_figure, save_figure
 
 VARIANT_LABELS = {
     "unequal": "+ unequal packing",
@@ -24,27 +25,9 @@ PAPER_FIG8 = {"lucid": 1.28, "gandiva": 110 / 90, "gavel": 4.5 / 4.05}
 METRIC_LABELS = {"lucid": "JCT (Lucid)", "gandiva": "deadlines met (Gandiva)", "gavel": "makespan (Gavel)"}
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"]
-    for path in paths:
-        fig.savefig(path, bbox_inches="tight", dpi=150)
-    _pyplot().close(fig)
-    return paths
-
-
 def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
-    plt = _pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig = new_figure(11, 4)
+    left, right = fig.subplots(1, 2)
     for k, name in enumerate(dict.fromkeys(r["job_set"] for r in rows)):
         mine = sorted((r for r in rows if r["job_set"] == name), key=lambda r: r["granularity"])
         g = [r["granularity"] for r in mine]
@@ -58,12 +41,12 @@ def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     left.legend(fontsize=8)
     right.legend(fontsize=7)
     fig.suptitle("GIMBAL Fig. 13: granularity vs search time and JCT, with the exact optimum")
-    return _save(fig, out_dir, "gimbal_fig13")
+    return save_figure(fig, out_dir, "gimbal_fig13")
 
 
 def draw_fig15(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
-    plt = _pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig = new_figure(11, 4)
+    left, right = fig.subplots(1, 2)
     names = [r["job_set"] for r in rows]
     x = range(len(rows))
     left.bar([i - 0.2 for i in x], [r["full_search_s"] for r in rows], 0.4, label="full search")
@@ -78,7 +61,7 @@ def draw_fig15(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     left.set(ylabel="search time (s)", title="(a) search duration")
     right.set(ylabel="mean JCT (h)", title="(b) mean JCT of the set")
     fig.suptitle("GIMBAL Fig. 15: full search vs early exit, with the exact optimum")
-    return _save(fig, out_dir, "gimbal_fig15")
+    return save_figure(fig, out_dir, "gimbal_fig15")
 
 
 def _improvements(
@@ -90,8 +73,8 @@ def _improvements(
     title: str,
 ) -> list[Path]:
     """Grouped bars per base scheduler; the paper's values as black ticks on their bars."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig = new_figure(8, 4)
+    ax = fig.subplots()
     bases = list(dict.fromkeys(r["base"] for r in rows))
     width = 0.8 / len(variants)
     label: str | None = "paper"
@@ -108,7 +91,7 @@ def _improvements(
     ax.legend(fontsize=8)
     workload = rows[0]["workload"] if rows else ""
     ax.set_xlabel(f"workload: {workload}, {rows[0]['gpus'] if rows else 0} GPUs")
-    return _save(fig, out_dir, stem)
+    return save_figure(fig, out_dir, stem)
 
 
 def draw_fig12(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:

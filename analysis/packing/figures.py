@@ -10,27 +10,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.plotting import new_figure, save_figure
+
 Rows = Sequence[Mapping[str, Any]]
 #: Systems in the order the figures show them.
 ONLINE_ORDER = ("CUCKOO", "Muri-P", "Blossom", "None", "FIFO", "EDF", "CUCKOO-Homo", "Muri-Hetero", "Muri")
 DIRECTION_COLORS = {"helps": "tab:green", "tie": "0.8", "hurts": "tab:red"}
-
-
-def _figure(width: float, height: float) -> Any:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"]
-    for path in paths:
-        fig.savefig(path, dpi=150)
-    return paths
 
 
 def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
@@ -38,7 +23,7 @@ def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
     iteration times of AM, Muri-P and the two jobs run one after the other."""
     from analysis.packing.reproduce import iteration
 
-    fig = _figure(11.0, 4.0)
+    fig = new_figure(11.0, 4.0)
     timeline, bars = fig.subplots(1, 2, width_ratios=(2.2, 1))
     start = 0.0
     lanes = {"BERT (j1) GPU": 3, "BERT (j1) network": 2, "ResNet (j0) GPU": 1, "ResNet (j0) network": 0}
@@ -71,12 +56,12 @@ def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
     bars.set(xlabel="one iteration of both jobs (ms)", title="Iteration time")
     bars.legend(fontsize=7)
     fig.suptitle("CUCKOO Table 4: interleaving ResNet and BERT of Table 3")
-    return _save(fig, out_dir, "cuckoo_table4")
+    return save_figure(fig, out_dir, "cuckoo_table4")
 
 
 def draw_table6(rows: Rows, out_dir: Path) -> list[Path]:
     """Fig. 7's bipartite graph with Table 6's weights; MCHP's matching drawn bold."""
-    fig = _figure(6.4, 4.0)
+    fig = new_figure(6.4, 4.0)
     ax = fig.subplots()
     edges = [r for r in rows if r["kind"] == "edge"]
     groups = sorted({r["group"] for r in edges})
@@ -111,7 +96,7 @@ def draw_table6(rows: Rows, out_dir: Path) -> list[Path]:
         xlim=(-0.45, 1.5), xticks=[], yticks=[], title="CUCKOO Table 6 / Fig. 7: MCHP edge weights C1 + C2 (eq. 13-14)"
     )
     ax.legend(fontsize=8, loc="lower center")
-    return _save(fig, out_dir, "cuckoo_table6")
+    return save_figure(fig, out_dir, "cuckoo_table6")
 
 
 def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
@@ -131,7 +116,7 @@ def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
         mine = {r["seed"]: r[metric] for r in runs if r["system"] == system}
         return np.array([mine[s] / (cuckoo[s][metric] if norm else 1.0) for s in seeds])
 
-    fig = _figure(15.0, 4.2)
+    fig = new_figure(15.0, 4.2)
     axes = fig.subplots(1, 3)
     xs = np.arange(len(ONLINE_ORDER))
     panels = (
@@ -171,7 +156,7 @@ def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
         ax.legend(fontsize=7)
     jobs = runs[0]["jobs"]
     fig.suptitle(f"CUCKOO Tables 9-14: online, {jobs} jobs of the section 4.1 workload (Table 7 cluster, 60 s rounds)")
-    return _save(fig, out_dir, "cuckoo_online")
+    return save_figure(fig, out_dir, "cuckoo_online")
 
 
 def _ratios(rows: Rows) -> dict[tuple[Any, ...], list[float]]:
@@ -194,7 +179,7 @@ def _draw_queue(summary: Rows, out_dir: Path) -> list[Path]:
     only pay where jobs queue."""
     from matplotlib.ticker import FormatStrFormatter
 
-    fig = _figure(6.4, 4.0)
+    fig = new_figure(6.4, 4.0)
     ax = fig.subplots()
     markers = {("issue", "offline"): "o", ("issue", "online"): "s", ("paper", "offline"): "^", ("paper", "online"): "D"}
     for (base, mode), marker in markers.items():
@@ -212,7 +197,7 @@ def _draw_queue(summary: Rows, out_dir: Path) -> list[Path]:
     ax.set_title("CUCKOO Table 12 direction vs queue length (every setting)", fontsize=10)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7)
-    return _save(fig, out_dir, "cuckoo_direction_queue")
+    return save_figure(fig, out_dir, "cuckoo_direction_queue")
 
 
 def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
@@ -223,7 +208,7 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
     ratios = _ratios(rows)
     jobs = {(r["base"], r["factor"], r["value"]): r["jobs"] for r in rows if r["kind"] == "sweep"}
     factors = list(dict.fromkeys(cell[2] for cell in ratios if cell[2] != "base"))
-    fig = _figure(16.0, 7.0)
+    fig = new_figure(16.0, 7.0)
     axes = fig.subplots(2, (len(factors) + 1) // 2).ravel()
     series = (("issue", "offline"), ("issue", "online"), ("paper", "offline"), ("paper", "online"))
     for ax, factor in zip(axes, factors, strict=False):
@@ -269,7 +254,7 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
     fig.suptitle(
         "CUCKOO Table 12 (issue 13): one factor at a time; > 1 reproduces the paper's direction (dashed: paper's 1.79)"
     )
-    return _save(fig, out_dir, "cuckoo_direction_factors")
+    return save_figure(fig, out_dir, "cuckoo_direction_factors")
 
 
 def _draw_objectives(summary: Rows, out_dir: Path) -> list[Path]:
@@ -277,7 +262,7 @@ def _draw_objectives(summary: Rows, out_dir: Path) -> list[Path]:
     from matplotlib.colors import ListedColormap
 
     panels = (("issue", "offline"), ("paper", "online"))
-    fig = _figure(13.0, 7.5)
+    fig = new_figure(13.0, 7.5)
     codes = {"hurts": 0, "tie": 1, "helps": 2}
     for ax, (base, mode) in zip(fig.subplots(1, 2), panels, strict=True):
         mine = [s for s in summary if (s["base"], s["mode"]) == (base, mode)]
@@ -290,14 +275,14 @@ def _draw_objectives(summary: Rows, out_dir: Path) -> list[Path]:
         ax.set_yticks(range(len(mine)), [f"{s['factor']}={s['value']}" for s in mine], fontsize=7)
         ax.set(xlabel="objective scored (eq. 10: alpha per s of mean JCT, beta = 1)", title=f"{base} base, {mode}")
     fig.suptitle("CUCKOO Table 12 direction by objective: green packing helps, red hurts, grey within 1 %")
-    return _save(fig, out_dir, "cuckoo_direction_objectives")
+    return save_figure(fig, out_dir, "cuckoo_direction_objectives")
 
 
 def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
     muri = [r for r in rows if r["kind"] == "muri" and r["traces"]]
     if not muri:
         return []
-    fig = _figure(8.0, 5.0)
+    fig = new_figure(8.0, 5.0)
     ax = fig.subplots()
     labels = [f"{r['scenario']}: {r['method']}" for r in muri]
     ys = range(len(muri))
@@ -307,7 +292,7 @@ def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
     ax.invert_yaxis()
     ax.set(xlabel="jobs (-)", title="Muri trace, 40 jobs on V100:32, seed 1: late jobs and their cause")
     ax.legend(fontsize=8)
-    return _save(fig, out_dir, "cuckoo_muri_late")
+    return save_figure(fig, out_dir, "cuckoo_muri_late")
 
 
 def draw_direction(rows: Rows, out_dir: Path) -> list[Path]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.plotting import new_figure, save_figure
 from packgap.result import certified_gap, primal_gap
 
 #: Tiresias' placement (section IV-A1), the paper's reference in Fig. 11 and 13.
@@ -54,18 +55,8 @@ def certified(rows: Sequence[Mapping[str, Any]]) -> list[float]:
 
 
 def _figure(width: float, height: float, columns: int, rows: int = 1) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
+    fig = new_figure(width, height)
     return fig, fig.subplots(rows, columns, squeeze=False).ravel()
-
-
-def _save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem}.{suffix}" for suffix in ("png", "pdf")]
-    for path in paths:
-        fig.savefig(path, dpi=150)
-    return paths
 
 
 def _present(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -100,7 +91,7 @@ def draw_fig11(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.axhline(1.0, color="black", lw=0.6)
     fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
     fig.suptitle("PAL Fig. 11: average JCT normalised to Tiresias (64 GPUs, FIFO, L_across 1.7)")
-    return _save(fig, out_dir, "pal_fig11")
+    return save_figure(fig, out_dir, "pal_fig11")
 
 
 def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
@@ -123,7 +114,7 @@ def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.set_title(f"{reading} readings" + (" (stars: paper)" if reading == "paper" else ""))
     fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=8)
     fig.suptitle("PAL Fig. 13: average JCT as the locality penalty varies (Sia-Philly, 64 GPUs)")
-    return _save(fig, out_dir, "pal_fig13")
+    return save_figure(fig, out_dir, "pal_fig13")
 
 
 def draw_fig12(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
@@ -137,7 +128,7 @@ def draw_fig12(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.set(xlabel="job ID (submit order)", ylabel="wait time (h)", title=f"workload {w}")
         ax.legend(fontsize=8)
     fig.suptitle("PAL Fig. 12: wait times per job (Sia-Philly, 64 GPUs, FIFO)")
-    return _save(fig, out_dir, "pal_fig12")
+    return save_figure(fig, out_dir, "pal_fig12")
 
 
 def draw_fig18(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
@@ -162,7 +153,7 @@ def draw_fig18(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     trace.set(yscale="log", ylabel="seconds per round", title="every round of a Synergy trace, 256 GPUs")
     trace.legend(fontsize=8)
     fig.suptitle("PAL Fig. 18: placement time per scheduling round vs cluster size")
-    return _save(fig, out_dir, "pal_fig18")
+    return save_figure(fig, out_dir, "pal_fig18")
 
 
 def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
@@ -189,4 +180,4 @@ def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Pa
     for ax in axes[len(workloads) + 1 :]:
         ax.set_visible(False)
     fig.suptitle("PAL rounds along Sia-Philly traces vs exact-blocks (bands: up to the certified bound)")
-    return _save(fig, out_dir, "pal_round_gaps")
+    return save_figure(fig, out_dir, "pal_round_gaps")

@@ -6,28 +6,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.plotting import new_figure, save_figure
+
 HOUR = 3600.0
 POLICIES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")
 
 
 def _figure(width: float = 7.0, height: float = 4.0, columns: int = 1) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(1, columns, figsize=(width, height))
-
-
-def _save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    import matplotlib.pyplot as plt
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.pdf"]
-    for path in paths:
-        fig.savefig(path, bbox_inches="tight", dpi=150)
-    plt.close(fig)
-    return paths
+    fig = new_figure(width, height)
+    return fig, fig.subplots(1, columns)
 
 
 def _mean(rows: Sequence[Mapping[str, Any]], policy: str, metric: str) -> float:
@@ -53,7 +40,7 @@ def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.set(xlabel="policy", ylabel=label)
         ax.legend(fontsize=8)
     fig.suptitle("SJF-BSBF Table II: testbed-like workload (30 jobs, 16 GPUs)")
-    return _save(fig, out_dir, "sjf_bsbf_table2")
+    return save_figure(fig, out_dir, "sjf_bsbf_table2")
 
 
 def draw_table(item: str) -> Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]:
@@ -70,7 +57,7 @@ def draw_table(item: str) -> Callable[[Sequence[Mapping[str, Any]], Path], list[
             ax.set(xlabel="policy", ylabel=label)
             ax.legend(fontsize=8)
         fig.suptitle(f"SJF-BSBF {item}: jobs > 4 GPUs large (Pollux not reproduced)")
-        return _save(fig, out_dir, f"sjf_bsbf_{item.lower().replace(' ', '')}")
+        return save_figure(fig, out_dir, f"sjf_bsbf_{item.lower().replace(' ', '')}")
 
     return draw
 
@@ -95,7 +82,7 @@ def draw_load(xlabel: str, title: str, stem: str) -> Callable[[Sequence[Mapping[
         _lines(rows, "load", POLICIES, ax)
         ax.set(xlabel=xlabel, ylabel="average JCT (h)", title=title)
         ax.legend(fontsize=8)
-        return _save(fig, out_dir, stem)
+        return save_figure(fig, out_dir, stem)
 
     return draw
 
@@ -109,4 +96,4 @@ def draw_fig6b(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     ax.set(xlabel="injected interference ratio xi (-)", ylabel="average JCT (h)")
     ax.set_title("SJF-BSBF Fig. 6b: varying the interference ratio")
     ax.legend(fontsize=8)
-    return _save(fig, out_dir, "sjf_bsbf_fig6b")
+    return save_figure(fig, out_dir, "sjf_bsbf_fig6b")
