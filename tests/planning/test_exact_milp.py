@@ -77,7 +77,7 @@ def test_milp_and_cpsat_agree_with_binding_deadlines(groups: int, seed: int, squ
     milp = solve(FAMILY, inst, BY_NAME["exact-milp"], options=OPTIONS)
     cp = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=2.0))
     assert milp.status == Status.OPTIMAL
-    assert cp.bound is not None and cp.bound <= milp.objective + 1e-6
+    assert cp.bound is not None and milp.objective is not None and cp.bound <= milp.objective + 1e-6
     if cp.status == Status.OPTIMAL:
         assert cp.objective == pytest.approx(milp.objective)
 
@@ -92,6 +92,7 @@ def test_a_timed_out_milp_keeps_its_start_and_a_valid_bound() -> None:
     result = solve(FAMILY, inst, BY_NAME["exact-milp"], options=SolveOptions(time_limit=0.3))
     horn = solve(FAMILY, inst, BY_NAME["exact-flow"], options=OPTIONS).bound
     assert result.status == Status.TIMEOUT and result.objective is not None and horn is not None
+    assert result.bound is not None
     assert horn <= result.bound <= result.objective + 1e-6
     for name in ("mchp", "fifo", "edf", "exact-flow"):
         other = solve(FAMILY, inst, BY_NAME[name], options=OPTIONS)
