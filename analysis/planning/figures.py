@@ -1,6 +1,6 @@
 """Figure of the planning reproduction: a pure function of the computed rows, PNG and PDF.
 
-matplotlib is imported when the figure is drawn (``Figure`` on the Agg canvas, no pyplot).
+matplotlib is imported when the figure is drawn (:mod:`analysis.plotting`, no pyplot).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.plotting import new_figure, save_figure
 from packgap.result import certified_gap, primal_gap
 
 HEURISTICS = ("mchp", "fifo", "edf")
@@ -51,9 +52,7 @@ def _best(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def draw_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(12.8, 4.0), layout="constrained")
+    fig = new_figure(12.8, 4.0)
     left, right = fig.subplots(1, 2)
     sizes = sorted({r["groups"] for r in rows})
     for k, method in enumerate(HEURISTICS):
@@ -70,8 +69,4 @@ def draw_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.legend(fontsize=8)
     seeds = len({r["seed"] for r in rows})
     fig.suptitle(f"CUCKOO planning vs the proven optimum (A800 x1 + RTX4090 x2; mean, min-max over {seeds} seeds)")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"planning_gaps.{suffix}" for suffix in ("png", "pdf")]
-    for path in paths:
-        fig.savefig(path, dpi=150)
-    return paths
+    return save_figure(fig, out_dir, "planning_gaps")
