@@ -26,6 +26,7 @@ without it):
 * the node bound of :mod:`models.sharing.node_bound` against the incumbent, which starts
   as the best online heuristic;
 * left shift (:func:`left_shift_dominated`);
+* start order (:class:`Rules`): simultaneous starts on disjoint GPUs in one order only;
 * the transposition table: two paths to one state (up to relabelling GPUs) share their
   future, so only the one with the smaller sum of completions so far goes on. The key
   holds everything the rules read, so a state's allowed futures depend on the key only.
@@ -55,10 +56,22 @@ PRUNE_TOL = 1e-9
 class Rules:
     """Which pruning rules run: ``node_bound`` False bounds a node by solo times and pooled
     SRPT only (:mod:`models.sharing.bound` at the node); ``left_shift`` False keeps starts
-    that :func:`left_shift_dominated` cuts."""
+    that :func:`left_shift_dominated` cuts; ``start_order`` False tries every order of
+    simultaneous starts that touch disjoint GPUs.
+
+    Start order: two starts at one instant on disjoint GPUs commute (each job's sub-batch
+    and partners are the same in either order, and so is the state after both), so of two
+    such starts in a row only the one with the smaller job index first is searched. Every
+    sequence of starts at an instant can be sorted this way by swapping neighbours that
+    commute (its least representative in the trace order), and that one breaks no rule:
+    the left shift reads the GPUs that are empty after the earlier starts, and it cuts a
+    start only if the schedule itself, in any order, could start the job earlier. The
+    transposition key holds the last job started at the instant, which the rule reads.
+    """
 
     node_bound: bool = True
     left_shift: bool = True
+    start_order: bool = True
 
 
 @dataclass(frozen=True)
@@ -166,8 +179,16 @@ class Search:
         return fits if self.every_batch else fits[:1]
 
     def search(
-        self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts: list[Start]
+        self,
+        now: float,
+        done: float,
+        running: Running,
+        pending: list[int],
+        free: list[float],
+        starts: list[Start],
+        last: int | None,
     ) -> None:
+        """Explore the node at ``now``; ``last``: the job started just before at ``now``."""
         self.nodes += 1
         if self.nodes % 256 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
             self.stopped = True
@@ -175,7 +196,8 @@ class Search:
         for j, (gpus, _, _) in running.items():
             for g in gpus:
                 holders[g].append(j)
-        node = self.node_bound.estimate(now, running, pending, holders)
+        enough = math.inf if self.stopped else self.best * (1 - PRUNE_TOL) - done
+        node = self.node_bound.estimate(now, running, pending, holders, enough)
         bound = done + node.value
         if self.stopped:
             self.open_bound = min(self.open_bound, bound)
@@ -193,6 +215,8 @@ class Search:
             tuple(sorted(sets)),
             tuple(pending),
         )
+        if self.rules.start_order:
+            key += (last,)
         if self.rules.left_shift and pending:
             # Free times below every waiting job's arrival act alike in the rule (see there).
             floor = min(self.inst.jobs[j].arrival for j in pending)
@@ -216,13 +240,15 @@ class Search:
             for taken, b in self.moves(classes, running, j):
                 if alone_cut and not any(taken):
                     continue
+                if self.rules.start_order and last is not None and j < last and all(last not in h for h in taken):
+                    continue
                 partners = {h for holders_of_gpu in taken for h in holders_of_gpu}
                 if done + self.node_bound.start(node, j, now, partners, b) >= self.best * (1 - PRUNE_TOL):
                     continue
                 gpus = _concrete(taken, members)
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))
                 starts.append(Start(j, now, gpus, b))
-                self.search(now, done, running, rest, free, starts)
+                self.search(now, done, running, rest, free, starts, j)
                 starts.pop()
                 del running[j]
         self.advance(now, done, running, pending, free, starts)
@@ -251,7 +277,7 @@ class Search:
         later_free = list(free)
         for gpu in left_gpus:
             later_free[gpu] = later_now
-        self.search(later_now, done, later, pending, later_free, starts)
+        self.search(later_now, done, later, pending, later_free, starts, None)
 
 
 def _concrete(taken: tuple[tuple[int, ...], ...], members: dict[tuple[int, ...], list[int]]) -> tuple[int, ...]:
@@ -282,7 +308,7 @@ def solve(
     everyone = list(range(len(instance.jobs)))
     free = [0.0] * instance.cluster.gpus
     root = search.node_bound(0.0, {}, everyone, [[] for _ in free])
-    search.search(0.0, 0.0, {}, everyone, free, [])
+    search.search(0.0, 0.0, {}, everyone, free, [], None)
     proven = not search.stopped
     lower = search.best if proven else min(search.best, search.open_bound)
     if not search.best_starts:

@@ -2,8 +2,8 @@
 
 A node is a time ``now``, the running jobs (GPUs, sub-batch, iterations left) and the jobs
 not started yet. The bound is a lower bound on the sum of completion times of every
-non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs. 5-10),
-the larger of two relaxations:
+non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs. 5-10):
+the larger of items 1 + 3 and item 2.
 
 1. Each job on its own, given who holds the GPUs now.
 
@@ -15,14 +15,16 @@ the larger of two relaxations:
      uses the solo f_h, a second pass the first pass's values (both are lower bounds, and
      the formula grows with f_h).
    * A waiting job j needs G_j GPUs, each holding fewer than C jobs (eq. 9) whose memory
-     leaves room for j's smallest worker (its sub-batch 1). Jobs started later only take
-     room, so the running jobs alone decide when a GPU can first take j: when enough of its
-     holders have left, the holder h leaving no earlier than f_h. If j starts at t on a GPU
-     still held by h, it runs at 1 / xi(j, h) of its pace until h leaves, which costs it
-     (1 - 1 / xi) min(f_h - t, xi P_j), P_j its least solo time. Hence
-     C_j >= min over t of t + P_j + (the G_j-th smallest such cost over the GPUs open to j at
-     t), t >= max(now, a_j); for one choice of GPUs this grows with t, and the choice changes
-     only at some f_h, so the minimum is over t in {max(now, a_j)} and those f_h.
+     leaves room for one of j's workers. Jobs started later only take room, so the running
+     jobs alone decide when a GPU can first take j: when enough of its holders have left,
+     holder h no earlier than f_h. Starting at t on a GPU where holders stay, j's sub-batch
+     is at most the largest that fits beside them (Algorithm 2's ladder), fixed for the
+     whole run, so j needs at least P_j(room) = I_j t_iter(b) alone, and it runs at
+     1 / xi(j, h) of that pace until h leaves, which costs it (1 - 1 / xi) min(f_h - t,
+     xi P_j(room)). Hence C_j >= min over t of t + (the G_j-th smallest such time over the
+     GPUs open to j at t), t >= max(now, a_j); for one choice of GPUs this grows with t,
+     and the choice changes only at some f_h, so the minimum is over t in {max(now, a_j)}
+     and the f_h after it. The least such t is j's earliest start.
 
 2. Pooled capacity (:mod:`models.sharing.bound`): all GPUs as one machine that serves a job
    its G_j GPUs' worth of work at no less than min(1, xi_j / C) GPU-seconds per solo second
@@ -30,13 +32,15 @@ the larger of two relaxations:
    time, optimal on it (Schrage 1968). A waiting job is released at its earliest start
    from item 1 (no GPU can take it before), a running job at ``now``.
 
-Memory, the GPU count and the slot count are exact at the GPU level in item 1, which is
-where the bound gains over the solo-time bound on deep nodes: a waiting job behind long
-running jobs is charged their remaining time.
+3. Pairs (:mod:`models.sharing.pair_bound`): two jobs, at least one waiting, whose GPU
+   demands exceed the cluster share a GPU whenever they overlap; Theorem 1 with their
+   earliest starts and solo times bounds C_a + C_b. Over disjoint pairs (taken greedily by
+   gain) the larger of that and the two jobs' item-1 bounds replaces their sum.
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections.abc import Collection, Mapping, Sequence
@@ -82,10 +86,21 @@ def _penalty(xi: float, hold_until: float, start: float, solo: float) -> float:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """GPUs at ``time``: how many are ``empty``, and for each set of holders that stay with
+    room for one more job, (holders, GB free, how many GPUs)."""
+
+    time: float
+    empty: int
+    shared: list[tuple[tuple[int, ...], float, int]]
+
+
+@dataclass(frozen=True)
 class Estimate:
-    """Item 1 at a node: each job's earliest ``completion`` (running and waiting) and
-    earliest start (``release``), each running job's ``solo`` time left, their sum
-    ``alone`` and the node bound ``value`` (all on completions, in seconds)."""
+    """The bound at a node: each job's earliest ``completion`` (running and waiting) and
+    earliest start (``release``), each running job's ``solo`` time left, the sum of the
+    completions (``plain``), the pairs of item 3 with their gains, ``alone`` = plain +
+    gains, and the node bound ``value`` (all on completions, in seconds)."""
 
     completion: dict[int, float]
     release: dict[int, float]
@@ -94,6 +109,7 @@ class Estimate:
     pairs: list[tuple[int, int, float]]
     alone: float
     value: float
+    complete: bool = True
 
 
 class NodeBound:
@@ -150,46 +166,72 @@ class NodeBound:
             }
         return finish
 
-    def waiting(
+    def snapshots(
         self,
-        j: int,
         now: float,
         finish: Mapping[int, float],
         memory: Mapping[int, float],
         classes: Mapping[tuple[int, ...], int],
+    ) -> list[Snapshot]:
+        """The GPUs a waiting job might take, at ``now`` and at each earliest finish after it."""
+        out = []
+        for t in sorted({now, *(f for f in finish.values() if f > now)}):
+            empty = 0
+            shared: dict[tuple[int, ...], int] = {}
+            for holders, count in classes.items():
+                stay = tuple(h for h in holders if finish[h] > t)
+                if not stay:
+                    empty += count
+                elif len(stay) < self.slots:
+                    shared[stay] = shared.get(stay, 0) + count
+            rooms = [(stay, self.gpu_memory - sum(memory[h] for h in stay), c) for stay, c in shared.items()]
+            out.append(Snapshot(t, empty, rooms))
+        return out
+
+    def waiting(
+        self, j: int, now: float, finish: Mapping[int, float], snapshots: Sequence[Snapshot]
     ) -> tuple[float, float]:
         """(earliest start, earliest completion) of waiting job ``j`` (item 1)."""
         first = max(now, self.arrival[j])
         p, need = self.solo[j], self.demand[j]
         if not self.strong:
             return first, first + p
+        alone = self.solo_in(j, self.gpu_memory)
+        assert alone is not None, "the instance reader rejects jobs that fit no GPU"
+        k = max(0, bisect.bisect_right([snap.time for snap in snapshots], first) - 1)
         best, start = math.inf, math.inf
-        for t in sorted({first, *(f for f in finish.values() if f > first)}):
+        for snap in snapshots[k:]:
+            t = max(first, snap.time)
             if t + p >= best:
                 break
-            costs: list[tuple[float, int]] = []
-            for holders, count in classes.items():
-                stay = [h for h in holders if finish[h] > t]
-                if len(stay) >= self.slots:
-                    continue
-                run = self.solo_in(j, self.gpu_memory - sum(memory[h] for h in stay))
+            if snap.empty >= need:
+                start, best = min(start, t), min(best, t + alone)
+                continue
+            costs = [(alone, snap.empty)]
+            for stay, room, count in snap.shared:
+                run = self.solo_in(j, room)
                 if run is not None:
-                    delay = max((_penalty(self.xi[j][h], finish[h], t, run) for h in stay), default=0.0)
-                    costs.append((run - p + delay, count))
+                    costs.append((run + max(_penalty(self.xi[j][h], finish[h], t, run) for h in stay), count))
             costs.sort()
             got = 0
             for cost, count in costs:
                 got += count
                 if got >= need:
-                    start = min(start, t)
-                    best = min(best, t + p + cost)
+                    start, best = min(start, t), min(best, t + cost)
                     break
         return start, best
 
     def estimate(
-        self, now: float, running: Running, pending: Sequence[int], holders: Sequence[Sequence[int]]
+        self,
+        now: float,
+        running: Running,
+        pending: Sequence[int],
+        holders: Sequence[Sequence[int]],
+        enough: float = math.inf,
     ) -> Estimate:
-        """The bound at a node; ``holders`` lists the running jobs on each GPU."""
+        """The bound at a node; ``holders`` lists the running jobs on each GPU. Once a part of
+        the bound reaches ``enough`` the rest is skipped (``complete`` False): the node's
+        bound is then that part, already a valid bound of at least ``enough``."""
         classes: dict[tuple[int, ...], int] = {}
         for h in holders:
             key = tuple(sorted(h))
@@ -198,12 +240,18 @@ class NodeBound:
         solo = {r: left * self.perf.t_iter(self.ids[r], b) for r, (_, b, left) in running.items()}
         finish = self.finishes(now, solo, classes)
         completion, release = dict(finish), dict.fromkeys(running, now)
+        plain = sum(finish.values())
+        snapshots = self.snapshots(now, finish, memory, classes) if self.strong else []
         for j in pending:
-            release[j], completion[j] = self.waiting(j, now, finish, memory, classes)
-        work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
-        plain = sum(completion.values())
+            if plain >= enough:
+                return Estimate(completion, release, solo, plain, [], plain, plain, complete=False)
+            release[j], completion[j] = self.waiting(j, now, finish, snapshots)
+            plain += completion[j]
         pairs = self.pairs(solo, memory, completion, release, pending) if self.strong else []
         alone = plain + sum(gain for _, _, gain in pairs)
+        if alone >= enough:
+            return Estimate(completion, release, solo, plain, pairs, alone, alone, complete=False)
+        work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
         value = max(alone, srpt(list(release.values()), work, float(self.gpus)))
         return Estimate(completion, release, solo, plain, pairs, alone, value)
 

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from instances.sharing.generator import generate
 from models.sharing.branch_bound import Rules, Search, left_shift_dominated, solve
 from models.sharing.node_bound import Estimate, NodeBound, Running
-from packgap.sharing import FAMILY, JobSchedule, Segment, SharingInstance, SharingSolution
+from packgap.sharing import FAMILY, JobSchedule, ModelProfile, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay
 from tests.sharing.helpers import tiny
 
-OFF = Rules(node_bound=False, left_shift=False)
-RULES = (Rules(), Rules(node_bound=False), Rules(left_shift=False))
+OFF = Rules(node_bound=False, left_shift=False, start_order=False)
+RULES = (Rules(), Rules(node_bound=False), Rules(left_shift=False), Rules(start_order=False))
 
 
 @st.composite
@@ -67,7 +67,9 @@ class _Everything(Search):
         self.path: list[tuple[Estimate, list[list[int]], dict[int, float], list[float], int]] = []
         self.leaves = leaves
 
-    def search(self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts) -> None:  # type: ignore[no-untyped-def]
+    def search(
+        self, now: float, done: float, running: Running, pending: list[int], free: list[float], starts, last
+    ) -> None:  # type: ignore[no-untyped-def]
         if self.leaves == 0:
             return
         holders: list[list[int]] = [[] for _ in free]
@@ -83,7 +85,7 @@ class _Everything(Search):
         self.path.append((node, holders, {j: node.release[j] for j in pending}, bounds, len(starts)))
         if not running and not pending:
             self.check(starts, done)
-        super().search(now, done, running, pending, free, starts)
+        super().search(now, done, running, pending, free, starts, last)
         self.best = math.inf
         self.path.pop()
 
@@ -112,7 +114,7 @@ def test_node_bounds_hold_on_every_schedule_below_the_node(inst: SharingInstance
     """Each job's earliest start and completion (item 1) and the node bound, at every node,
     against every event-driven schedule through it."""
     search = _Everything(inst, leaves=150)
-    search.search(0.0, 0.0, {}, list(range(len(inst.jobs))), [0.0] * inst.cluster.gpus, [])
+    search.search(0.0, 0.0, {}, list(range(len(inst.jobs))), [0.0] * inst.cluster.gpus, [], None)
     assert search.leaves < 150
 
 
@@ -149,3 +151,13 @@ def test_stopped_search_reports_a_valid_lower_bound() -> None:
     assert not stopped.proven
     assert stopped.root_bound <= stopped.lower_bound <= optimum.sum_completion * (1 + 1e-9)
     assert optimum.sum_completion <= stopped.sum_completion * (1 + 1e-9)
+
+
+def test_start_order_is_kept_where_memory_makes_it_matter() -> None:
+    """Two jobs at 0 on one 2.6 GB GPU: the second to start fits only sub-batch 2 (eq. 7:
+    1.1 s per iteration instead of 1.0). Sharing with no interference is best with the long
+    job first at the full sub-batch: C = 40 and 4 x 1.1, although its index is larger."""
+    inst = tiny([(0.0, 1, 4), (0.0, 1, 40)], gpus=1, memory=2.6, xi=1.0)
+    inst = replace(inst, models={"m0": ModelProfile("m0", 0.1, 0.225, 0.0, 0.0, 0.0, 1.0, 1.0, 0.1)})
+    for rules in (Rules(), OFF):
+        assert solve(inst, None, time_limit=10, rules=rules).sum_completion == pytest.approx(40 + 4.4)
