@@ -98,3 +98,25 @@ def test_reproduction_rows_draw_and_compare(tmp_path: Path) -> None:
     assert all(v.ours is not None and v.ours > 0 for v in values if v.quantity.startswith("sjf-bsbf"))
     paths = repro["Table IV"].draw(rows, tmp_path)
     assert {p.suffix for p in paths} == {".png", ".pdf"} and all(p.stat().st_size > 0 for p in paths)
+
+
+@pytest.mark.parametrize(
+    "jobs",
+    [[(0.0, 1, 10), (5.0, 1, 20)], [(0.0, 2, 10), (12.0, 2, 6), (30.0, 1, 8)]],
+)
+def test_branch_and_bound_and_milp_agree_where_both_prove_the_optimum(jobs: list[tuple[float, int, int]]) -> None:
+    """Jobs that never need to meet: the time-indexed relaxation closes its gap (its replayed
+    schedule meets its bound), and its optimum is the branch and bound's."""
+    from analysis.registry import method
+    from analysis.run import solve as run_method
+    from packgap.result import Status
+    from solvers.outcome import SolveOptions
+
+    inst = tiny(jobs, gpus=2)
+    out = solve(inst, None, time_limit=10)
+    assert out.proven
+    r = run_method(
+        FAMILY, inst, method("sharing", "exact-milp"), options=SolveOptions(time_limit=10), params={"slots": 8}
+    )
+    assert r.status == Status.OPTIMAL and r.gap is not None and r.gap < 1e-9
+    assert r.objective == pytest.approx(FAMILY.evaluate(inst, out.solution).objective, rel=1e-9)
