@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-check bench-baseline lint clean figures figures-quick
+.PHONY: demo test test-slow bench bench-check bench-baseline lint clean figures figures-quick
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# README numbers that take minutes to recompute (tests marked slow).
+test-slow: $(STAMP)
+	$(BIN)/pytest -m slow
 
 bench: $(STAMP)
 	PACKGAP_BENCH=large $(BIN)/pytest benchmarks --benchmark-enable --benchmark-autosave -o addopts="--import-mode=importlib" -q
