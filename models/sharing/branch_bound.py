@@ -11,8 +11,13 @@ so the objective is linear over a polyhedron and an optimum sits at a vertex, wh
 start equals an arrival or some finish (or another start, which recursively equals one of
 those). Theorem 1 is the two-job case of this argument. So at each event time (an arrival
 or a finish) the search either starts one more waiting job or advances to the next event.
-Simultaneous starts are tried in every order, since a job's sub-batch depends on who is
-already on its GPUs; the transposition table merges the orders that end in one state.
+Simultaneous starts are tried in every order that can matter (a job's sub-batch depends
+on who is already on its GPUs); the transposition table merges orders that end in one
+state. With ``every_batch`` every ladder sub-batch that fits is tried; without it a job
+takes the largest that fits beside the jobs on its GPUs when it starts (Algorithm 2's
+choice, as every heuristic here), a restricted class whose optimum can be higher: a
+smaller sub-batch can leave room for a later partner (4 of the 10 six-job instances of
+:mod:`analysis.sharing.exact_scaling`, by up to 2.2 %).
 
 Symmetry: GPUs are identical and eq. 4 has no topology term, so a GPU is characterised by
 the set of jobs it holds; an allocation is a count per such class. Within a class the
@@ -27,6 +32,8 @@ without it):
   as the best online heuristic;
 * left shift (:func:`left_shift_dominated`);
 * start order (:class:`Rules`): simultaneous starts on disjoint GPUs in one order only;
+* batch dominance (:class:`Rules`): of sub-batches alike for every later partner, the
+  largest;
 * the transposition table: two paths to one state (up to relabelling GPUs) share their
   future, so only the one with the smaller sum of completions so far goes on. The key
   holds everything the rules read, so a state's allowed futures depend on the key only.
@@ -57,7 +64,8 @@ class Rules:
     """Which pruning rules run: ``node_bound`` False bounds a node by solo times and pooled
     SRPT only (:mod:`models.sharing.bound` at the node); ``left_shift`` False keeps starts
     that :func:`left_shift_dominated` cuts; ``start_order`` False tries every order of
-    simultaneous starts that touch disjoint GPUs.
+    simultaneous starts that touch disjoint GPUs; ``batch_dominance`` False tries every
+    sub-batch that fits when ``every_batch`` is on.
 
     Start order: two starts at one instant on disjoint GPUs commute (each job's sub-batch
     and partners are the same in either order, and so is the state after both), so of two
@@ -67,11 +75,21 @@ class Rules:
     the left shift reads the GPUs that are empty after the earlier starts, and it cuts a
     start only if the schedule itself, in any order, could start the job earlier. The
     transposition key holds the last job started at the instant, which the rule reads.
+
+    Batch dominance (``every_batch`` only, C = 2): a smaller sub-batch only slows its job
+    (eq. 7 grows with the accumulation steps) and leaves memory to a later partner, which
+    with C = 2 can join only where the job is alone, beside its worker alone. Two sub-batches
+    that leave every other job the same largest fitting sub-batch there are alike for
+    everyone else, so only the larger is searched: the schedule with the smaller one, run
+    with the larger, keeps every start and sub-batch feasible and no completion later (the
+    argument of :func:`left_shift_dominated`). Among optimal schedules with the least sum of
+    starts, one with the fewest accumulation steps is never cut.
     """
 
     node_bound: bool = True
     left_shift: bool = True
     start_order: bool = True
+    batch_dominance: bool = True
 
 
 @dataclass(frozen=True)
@@ -176,7 +194,19 @@ class Search:
         room = min(mem - sum(self.perf.memory(self.ids[h], running[h][1]) for h in holders) for holders in set(taken))
         jid = self.ids[job]
         fits = [b for b in ladder(self.inst.jobs[job].batch) if self.perf.memory(jid, b) <= room + 1e-9]
-        return fits if self.every_batch else fits[:1]
+        if not self.every_batch:
+            return fits[:1]
+        if not self.rules.batch_dominance or self.slots != 2:
+            return fits
+        kept, seen = [], set()
+        for b in fits:
+            # C = 2: a later partner joins only where this job is alone, beside its worker.
+            left = mem - self.perf.memory(jid, b)
+            signature = tuple(self.perf.largest_fitting(other, left) for other in self.inst.jobs if other.id != jid)
+            if signature not in seen:
+                seen.add(signature)
+                kept.append(b)
+        return kept
 
     def search(
         self,

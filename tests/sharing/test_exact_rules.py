@@ -17,8 +17,14 @@ from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay
 from tests.sharing.helpers import tiny
 
-OFF = Rules(node_bound=False, left_shift=False, start_order=False)
-RULES = (Rules(), Rules(node_bound=False), Rules(left_shift=False), Rules(start_order=False))
+OFF = Rules(node_bound=False, left_shift=False, start_order=False, batch_dominance=False)
+RULES = (
+    Rules(),
+    Rules(node_bound=False),
+    Rules(left_shift=False),
+    Rules(start_order=False),
+    Rules(batch_dominance=False),
+)
 
 
 @st.composite
@@ -161,3 +167,14 @@ def test_start_order_is_kept_where_memory_makes_it_matter() -> None:
     inst = replace(inst, models={"m0": ModelProfile("m0", 0.1, 0.225, 0.0, 0.0, 0.0, 1.0, 1.0, 0.1)})
     for rules in (Rules(), OFF):
         assert solve(inst, None, time_limit=10, rules=rules).sum_completion == pytest.approx(40 + 4.4)
+
+
+def test_a_smaller_sub_batch_that_makes_room_is_kept() -> None:
+    """One 2.6 GB GPU, no interference: A (10 iterations, at 0) at sub-batch 2 leaves room
+    for B (40 iterations, at 1) at its full sub-batch: 11 + 41 = 52. With the largest
+    sub-batch that fits at each start, the best is A waiting for B: 12 + 41 = 53."""
+    inst = tiny([(0.0, 1, 10), (1.0, 1, 40)], gpus=1, memory=2.6, xi=1.0)
+    inst = replace(inst, models={"m0": ModelProfile("m0", 0.1, 0.225, 0.0, 0.0, 0.0, 1.0, 1.0, 0.1)})
+    assert solve(inst, None, time_limit=10).sum_completion == pytest.approx(53.0)
+    for rules in (Rules(), OFF):
+        assert solve(inst, None, time_limit=10, every_batch=True, rules=rules).sum_completion == pytest.approx(52.0)
