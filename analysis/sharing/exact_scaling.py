@@ -50,11 +50,12 @@ def instance(jobs: int, seed: int) -> SharingInstance:
     return generate(jobs, seed, nodes=4, hours=0.5, workload="physical")
 
 
-def measure(jobs: int, seed: int, time_limit: float) -> Row:
+def measure(jobs: int, seed: int, time_limit: float, every_batch: bool = True) -> Row:
     inst = instance(jobs, seed)
     start = time.perf_counter()
     incumbent = best_heuristic(inst)
-    out = solve(inst, incumbent, time_limit=time_limit - (time.perf_counter() - start))
+    left = time_limit - (time.perf_counter() - start)
+    out = solve(inst, incumbent, time_limit=left, every_batch=every_batch)
     seconds = time.perf_counter() - start
     arrivals = sum(j.arrival for j in inst.jobs)
 
@@ -107,12 +108,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[6, 7, 8])
     parser.add_argument("--seeds", type=_seeds, default=_seeds("1-10"), help="e.g. 1-10")
     parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument(
+        "--every-batch",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="try every ladder sub-batch that fits (--no-every-batch: the largest that fits)",
+    )
     parser.add_argument("--json", help="also write every row to this file")
     args = parser.parse_args(argv)
     rows = []
     for n in args.jobs:
         for seed in args.seeds:
-            rows.append(measure(n, seed, args.time_limit))
+            rows.append(measure(n, seed, args.time_limit, args.every_batch))
             r = rows[-1]
             print(
                 f"jobs {n} seed {seed}: {'proven' if r.proven else 'open'} {r.seconds:.2f} s {r.nodes:,} nodes "

@@ -13,11 +13,11 @@ those). Theorem 1 is the two-job case of this argument. So at each event time (a
 or a finish) the search either starts one more waiting job or advances to the next event.
 Simultaneous starts are tried in every order that can matter (a job's sub-batch depends
 on who is already on its GPUs); the transposition table merges orders that end in one
-state. With ``every_batch`` every ladder sub-batch that fits is tried; without it a job
-takes the largest that fits beside the jobs on its GPUs when it starts (Algorithm 2's
-choice, as every heuristic here), a restricted class whose optimum can be higher: a
-smaller sub-batch can leave room for a later partner (4 of the 10 six-job instances of
-:mod:`analysis.sharing.exact_scaling`, by up to 2.2 %).
+state. With ``every_batch`` (the default) every ladder sub-batch that fits is tried;
+without it a job takes the largest that fits beside the jobs on its GPUs when it starts
+(Algorithm 2's choice, as every heuristic here), a restricted class whose optimum can be
+higher: a smaller sub-batch can leave room for a later partner (4 of the 10 six-job
+instances of :mod:`analysis.sharing.exact_scaling`, by up to 2.2 %).
 
 Symmetry: GPUs are identical and eq. 4 has no topology term, so a GPU is characterised by
 the set of jobs it holds; an allocation is a count per such class. Within a class the
@@ -324,7 +324,7 @@ def solve(
     *,
     time_limit: float | None,
     max_nodes: int = 5_000_000,
-    every_batch: bool = False,
+    every_batch: bool = True,
     rules: Rules = Rules(),
     on_start: Callable[[], None] | None = None,
 ) -> Outcome:
