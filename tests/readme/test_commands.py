@@ -1,0 +1,53 @@
+"""Every ``packgap`` command line of the README names commands and options that exist (issue 12),
+and the instance files its examples write load back."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from analysis.cli import add_dynamic_commands, app, instances_app
+from analysis.registry import load_instance, to_document
+from instances.packing.generator import generate as generate_packing
+from tests.readme.quotes import README
+
+
+def _commands() -> list[list[str]]:
+    """Every ``packgap ...`` line of the README's code blocks, continuation lines joined."""
+    text = README.replace("\\\n", " ")
+    lines = [line.split("  #")[0].strip() for line in text.splitlines() if line.startswith("packgap ")]
+    return [shlex.split(line.replace("[--json]", "--json"))[1:] for line in lines]
+
+
+@pytest.fixture(scope="module")
+def root() -> typer.main.TyperGroup:
+    add_dynamic_commands(app, instances_app)
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    return group
+
+
+@pytest.mark.parametrize("args", _commands(), ids=lambda a: " ".join(a[:3]))
+def test_readme_commands_exist_with_their_options(root: typer.main.TyperGroup, args: list[str]) -> None:
+    command: Any = root
+    words = list(args)
+    while hasattr(command, "commands") and words and words[0] in command.commands:
+        command = command.commands[words.pop(0)]
+    starts_with_option = bool(words) and words[0].startswith("-")
+    assert not hasattr(command, "commands") or starts_with_option, f"{' '.join(args)}: no such command"
+    known = {flag for p in command.params for flag in (*p.opts, *p.secondary_opts)}
+    for word in words:
+        if word.startswith("-"):
+            assert word in known, f"{' '.join(args)}: unknown option {word}"
+
+
+def test_readme_instances_round_trip(tmp_path: Path) -> None:
+    from packgap import jsonio
+
+    path = tmp_path / "pk.json"
+    jsonio.write(to_document("packing", generate_packing(8, seed=3)), path)
+    assert load_instance(path)[1].name == "packing-n8-s3"

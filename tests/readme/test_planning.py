@@ -1,0 +1,82 @@
+"""The README's planning demo paragraph: each planner's objective and gap to the optimum on the
+demo instance, the optimum all three exact methods prove, and the exact MILP on binding
+deadlines (section "Exact packing")."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from functools import partial
+
+import pytest
+
+from analysis.registry import family, method
+from analysis.run import solve
+from instances.planning.generator import generate
+from packgap.result import SolveResult, Status, primal_gap
+from solvers.outcome import SolveOptions
+from tests.readme.quotes import Quote, check, params, quotes
+
+CLUSTER = (("A800", 1), ("RTX4090", 2))
+
+
+@functools.cache
+def demo(name: str) -> SolveResult:
+    instance = generate(8, seed=7, gpu_types=CLUSTER)
+    return solve(family("planning"), instance, method("planning", name), options=SolveOptions(time_limit=30.0))
+
+
+def optimum() -> float:
+    """The demo's optimum, proven by every exact method (each must agree)."""
+    found = {demo(m).objective for m in ("exact-flow", "exact-cpsat", "exact-milp")}
+    assert all(demo(m).status == Status.OPTIMAL for m in ("exact-flow", "exact-cpsat", "exact-milp"))
+    assert len(found) == 1
+    return float(found.pop())  # type: ignore[arg-type]
+
+
+def objective(name: str) -> float:
+    value = demo(name).objective
+    assert value is not None
+    return value
+
+
+def gap(name: str) -> float:
+    return 100 * (primal_gap(objective(name), optimum()) or 0.0)
+
+
+@functools.cache
+def squeezed(groups: int) -> SolveResult:
+    """The demo cluster's instance of seed 1 with deadlines squeezed to 15 % (tardiness counts)."""
+    inst = generate(groups, 1, gpu_types=CLUSTER)
+    inst = dataclasses.replace(
+        inst, groups=tuple(dataclasses.replace(g, deadline=round(g.deadline * 0.15)) for g in inst.groups)
+    )
+    return solve(family("planning"), inst, method("planning", "exact-milp"), options=SolveOptions(time_limit=30.0))
+
+
+def proven(groups: int) -> float:
+    """``groups`` when the MILP proves the squeezed instance optimal (the README lists sizes)."""
+    return float(groups) if squeezed(groups).status == Status.OPTIMAL else -1.0
+
+
+DEMO = "On the demo instance (8 groups, A800 x1 + RTX4090 x2, seed 7) the table reads: MCHP"
+QUOTES: list[Quote] = [
+    *quotes(
+        DEMO,
+        [
+            lambda: objective("mchp"),
+            lambda: gap("mchp"),
+            lambda: objective("fifo"),
+            lambda: gap("fifo"),
+            lambda: objective("edf"),
+            lambda: gap("edf"),
+            optimum,
+        ],
+    ),
+    *quotes("with deadlines squeezed to 15 % (seed 1),", [partial(proven, g) for g in (8, 12, 16, 20)]),
+]
+
+
+@pytest.mark.parametrize("quote", params(QUOTES))
+def test_planning_numbers(quote: Quote) -> None:
+    check(quote)

@@ -1,0 +1,55 @@
+"""The README's section "Reproductions: PAL and planning": each row of its table recomputed by
+the reproduction it names (``packgap figures NAME``; PAL's from ``../shared/traces``). Fig. 12
+takes seconds; the 8-workload geomeans of Fig. 11 and 13, the per-round gaps and the planning
+gaps take minutes (slow). Fig. 18's row is timings (measured, not asserted) beside the paper's
+2.8 s."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from analysis.placement.repro_jct import PAPER_FIG11, PAPER_FIG13
+from tests.readme.quotes import Quote, check, ours, params, trace_path
+
+TRACES, SLOW = ("traces",), ("traces", "slow")
+FIG11 = "geomean avg JCT improvement over Tiresias"
+FIG13 = "improvement over Tiresias at L_across 3"
+
+
+def pal(name: str, quantity: str) -> float:
+    """Our value in a PAL reproduction (``--quick``: the paper's readings; the README quotes those)."""
+    trace_path("pal/sia_philly_workloads")
+    return ours(name, quantity, True)
+
+
+def planning(method: str) -> float:
+    return ours("planning-gaps", f"{method} gap to the optimum at 32 groups")
+
+
+def row(name: str) -> str:
+    return f"| `{name}` |"
+
+
+QUOTES: list[Quote] = [
+    Quote(row("pal-fig11"), 1, lambda: pal("pal-fig11", f"pal {FIG11}"), marks=SLOW),
+    Quote(row("pal-fig11"), 2, lambda: PAPER_FIG11["pal"][0]),
+    Quote(row("pal-fig11"), 3, lambda: pal("pal-fig11", f"pm-first {FIG11}"), marks=SLOW),
+    Quote(row("pal-fig11"), 4, lambda: PAPER_FIG11["pm-first"][0]),
+    Quote(row("pal-fig12"), 3, lambda: pal("pal-fig12", "workload 5 mean wait, pal"), marks=TRACES),
+    Quote(row("pal-fig12"), 4, lambda: pal("pal-fig12", "workload 5 mean wait, packed-sticky"), marks=TRACES),
+    Quote(row("pal-fig13"), 3, lambda: pal("pal-fig13", f"pal {FIG13}"), marks=SLOW),
+    Quote(row("pal-fig13"), 4, lambda: PAPER_FIG13["pal"][1]),
+    Quote(row("pal-fig13"), 5, lambda: pal("pal-fig13", f"pm-first {FIG13}"), marks=SLOW),
+    Quote(row("pal-fig13"), 6, lambda: PAPER_FIG13["pm-first"][1]),
+    *(
+        Quote(row("planning-gaps"), i, partial(planning, m), marks=("slow",))
+        for i, m in enumerate(("mchp", "fifo", "edf"), start=1)
+    ),
+]
+
+
+@pytest.mark.parametrize("quote", params(QUOTES))
+def test_reproduction_numbers(quote: Quote) -> None:
+    check(quote)
