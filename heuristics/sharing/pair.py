@@ -28,14 +28,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 
 from packgap.errors import PackgapError
-
-#: A float or a numpy array of them (Theorem 1's formulas serve both).
-F = TypeVar("F", float, np.ndarray)
+from packgap.sharing.pair_time import concurrent_average, shared_average
 
 
 @dataclass(frozen=True)
@@ -68,18 +65,6 @@ def _check(running_remaining: float, new: float, xi_running: float, xi_new: floa
         raise PackgapError("; ".join(problems))
 
 
-def _first_ends(first: F, other: F, xi_first: F, xi_other: F) -> F:
-    """The pair's average completion time when ``first`` ends first while both share."""
-    return first / 2 + (1 - 1 / (2 * xi_first)) * xi_other * other
-
-
-def concurrent_average(running_remaining: float, new: float, xi_running: float, xi_new: float) -> float:
-    """t_con: the pair's average completion time when N starts now beside R."""
-    if xi_new * new <= xi_running * running_remaining:
-        return _first_ends(running_remaining, new, xi_running, xi_new)
-    return _first_ends(new, running_remaining, xi_new, xi_running)
-
-
 def pair_average(running_remaining: float, new: float, xi_running: float, xi_new: float, kappa: float) -> float:
     """The pair's average completion time when N is inserted at ``kappa`` in [0, P_R]."""
     return kappa + concurrent_average(running_remaining - kappa, new, xi_running, xi_new)
@@ -109,8 +94,8 @@ def decide_many(
     n_first = xi_new * new <= xi_running * running_remaining
     t_con = np.where(
         n_first,
-        _first_ends(running_remaining, new, xi_running, xi_new),
-        _first_ends(new, running_remaining, xi_new, xi_running),
+        shared_average(running_remaining, new, xi_running, xi_new),
+        shared_average(new, running_remaining, xi_new, xi_running),
     )
     share = t_con < t_seq
     return share, np.where(share, t_con, t_seq)

@@ -22,7 +22,7 @@ a then b, b then a, both at their releases.
 
 from __future__ import annotations
 
-from heuristics.sharing.pair import concurrent_average
+from packgap.sharing.pair_time import concurrent_average
 
 
 def together(start_a: float, start_b: float, p_a: float, p_b: float, xi_a: float, xi_b: float) -> float:
