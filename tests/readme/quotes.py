@@ -53,8 +53,9 @@ class Quote:
     """The ``index``-th number after ``after`` in the README, recomputed by ``value``.
 
     ``slack`` None: equal at the printed precision. A number: a time-limited result (a gap after
-    a wall-clock limit) that must be at most the quoted value plus ``slack``. ``marks``:
-    ``traces`` (reads ``../shared/traces``) and ``slow`` (minutes).
+    a wall-clock limit) that must be at most the quoted value plus ``slack``. ``within``: a
+    time-limited result that may move either way, by at most ``within``. ``marks``: ``traces``
+    (reads ``../shared/traces``) and ``slow`` (minutes).
     """
 
     after: str
@@ -62,6 +63,7 @@ class Quote:
     value: Callable[[], float]
     slack: float | None = None
     marks: tuple[str, ...] = ()
+    within: float | None = None
 
     @property
     def id(self) -> str:
@@ -82,10 +84,13 @@ def check(quote: Quote) -> None:
     """The recomputed value reads as the README prints it (or stays within its slack)."""
     text = numbers(quote.after, quote.index + 1)[quote.index]
     value = quote.value()
-    if quote.slack is None:
-        assert printed(value, text) == text.replace(",", ""), f"README: {text}, measured {value}"
+    number = float(text.replace(",", ""))
+    if quote.within is not None:
+        assert abs(value - number) <= quote.within, f"README: {text}, measured {value}"
+    elif quote.slack is not None:
+        assert value <= number + quote.slack, f"README: {text}, measured {value}"
     else:
-        assert value <= float(text.replace(",", "")) + quote.slack, f"README: {text}, measured {value}"
+        assert printed(value, text) == text.replace(",", ""), f"README: {text}, measured {value}"
 
 
 @functools.cache

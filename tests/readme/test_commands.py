@@ -3,6 +3,7 @@ and the instance files its examples write load back."""
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,15 @@ def test_readme_commands_exist_with_their_options(root: typer.main.TyperGroup, a
     for word in words:
         if word.startswith("-"):
             assert word in known, f"{' '.join(args)}: unknown option {word}"
+
+
+@pytest.mark.parametrize("line", re.findall(r"python (paper_figures/\w+\.py[^`\n]*)", README))
+def test_readme_paper_figure_scripts_exist_with_their_options(root: typer.main.TyperGroup, line: str) -> None:
+    """Each script wraps `packgap figures NAME...`: it must exist and take only that command's options."""
+    script, *words = shlex.split(line)
+    assert (Path(__file__).resolve().parents[2] / script).is_file(), script
+    known = {flag for p in root.commands["figures"].params for flag in (*p.opts, *p.secondary_opts)}
+    assert [w for w in words if w.strip("[]") not in known] == [], line
 
 
 def test_readme_instances_round_trip(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ WORKLOAD = "pal/sia_philly_workloads/workload-1.csv"
 FACTORS = "pal/blox-sim-inputs/gpu_perfvar_64gpu_seed42.csv"
 #: The README's order of the policies in the paper's semantics.
 POLICIES = ("pal", "pm-first", "packed-non-sticky", "packed-sticky", "random-non-sticky", "random-sticky")
-#: Per-round gaps: the README's order, every 20th round, exact-blocks at 10 s a round.
+#: Per-round gaps: the README's order, every 20th round, exact-blocks at 10 s a round; primal
+#: gaps to the exact answer, which rounds that the limit stops leave a little smaller.
 GAP_POLICIES = ("pal", "pm-first", "packed-non-sticky", "random-non-sticky")
 EXACT_LIMIT_S = 2.0
 TRACES, SLOW = ("traces",), ("traces", "slow")
@@ -66,7 +67,8 @@ def geomean(policy: str) -> float:
 
 
 SEMANTICS = "in the paper's semantics (`w1p.json`: factors sampled with seed 3) PAL"
-GAPS = "Per-round gaps to `exact-blocks` along the same run (every 20th round,"
+GAPS = "(every 20th round, `--round-gaps 20 --time-limit 10`, one run per policy): PAL"
+EXACT = "`exact-blocks` (2 s limit per round; the result moves with load) and gives"
 QUOTES: list[Quote] = [
     Quote(
         "the blox replay of Packed-Sticky (`w1.json`) gives a mean JCT of",
@@ -75,13 +77,8 @@ QUOTES: list[Quote] = [
         marks=TRACES,
     ),
     *quotes(SEMANTICS, [partial(mean_jct, "paper", p) for p in POLICIES], marks=TRACES),
-    Quote(
-        "`exact-blocks` (2 s limit per round) and gives",
-        0,
-        lambda: mean_jct("paper", "exact", EXACT_LIMIT_S),
-        marks=SLOW,
-    ),
-    Quote("end to end PAL's gap to per-round-optimal placement is", 0, pal_gap_to_exact, marks=SLOW),
+    Quote(EXACT, 0, lambda: mean_jct("paper", "exact", EXACT_LIMIT_S), marks=SLOW, within=500.0),
+    Quote("end to end PAL's gap to per-round-optimal placement is", 0, pal_gap_to_exact, marks=SLOW, within=2.0),
     *quotes(
         "Over the 8 workloads PAL's geomean mean JCT is",
         [lambda: geomean("pal"), lambda: geomean("pm-first")],
@@ -90,6 +87,11 @@ QUOTES: list[Quote] = [
     *quotes(
         "geomean mean JCT is 0.568 of Tiresias' and PM-First's 0.618 (the paper:",
         [lambda: PAPER_FIG11["pal"][0], lambda: PAPER_FIG11["pm-first"][0]],
+    ),
+    *(
+        Quote(GAPS, 2 * i + offset, partial(round_gap, p, key), slack, SLOW)
+        for i, p in enumerate(GAP_POLICIES)
+        for offset, key, slack in ((0, "mean_round_gap", 0.5), (1, "max_round_gap", 2.0))
     ),
 ]
 
