@@ -39,7 +39,9 @@ without it):
   holds everything the rules read, so a state's allowed futures depend on the key only.
 
 When the search stops early (time or node limit) every node it has not explored is
-bounded instead, so ``lower_bound`` = min(incumbent, open nodes' bounds) is valid.
+bounded instead (a start by its parent's quick bound, :meth:`NodeBound.start`; a move to
+the next event by its parent's node bound; after a short grace, every child of a node by
+the node's bound), so ``lower_bound`` = min(incumbent, open nodes' bounds) is valid.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
 PRUNE_TOL = 1e-9
+
+#: After a stop, open children get their quick bounds for at most this long (s) and this
+#: share of the time limit; then each open node's own bound stands for its children.
+GRACE_S = 1.0
+GRACE_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -152,6 +159,8 @@ class Search:
         self.solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
         self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound)
         self.deadline, self.max_nodes, self.every_batch = deadline, max_nodes, every_batch
+        self.grace = min(GRACE_S, GRACE_SHARE * max(0.0, deadline - time.perf_counter()))
+        self.grace_end = math.inf
         self.slots = instance.cluster.max_jobs_per_gpu
         self.best = math.inf
         self.best_starts: list[Start] = []
@@ -160,17 +169,32 @@ class Search:
         self.open_bound = math.inf
         self.seen: dict[tuple[object, ...], float] = {}
         self.cache: dict[tuple[object, ...], list[tuple[tuple[tuple[int, ...], ...], int]]] = {}
+        self.signatures: dict[tuple[int, int], tuple[int | None, ...]] = {}
 
     def moves(
         self, classes: dict[tuple[int, ...], int], running: Running, job: int
-    ) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
-        """Every start of ``job`` up to symmetry: (the holder set of each GPU taken, sub-batch)."""
+    ) -> Iterator[tuple[tuple[tuple[int, ...], ...], int]]:
+        """Every start of ``job`` up to symmetry: (the holder set of each GPU taken, sub-batch),
+        made lazily (a gang job on a large cluster has very many) and cached once complete."""
         key = (job, tuple(sorted(classes.items())), tuple(sorted((j, v[1]) for j, v in running.items())))
-        if key not in self.cache:
-            self.cache[key] = [
-                (taken, b) for taken in self._allocations(classes, job) for b in self._batches(running, job, taken)
-            ]
-        return self.cache[key]
+        if key in self.cache:
+            yield from self.cache[key]
+            return
+        made = []
+        for taken in self._allocations(classes, job):
+            for b in self._batches(running, job, taken):
+                made.append((taken, b))
+                yield taken, b
+        self.cache[key] = made
+
+    def late(self) -> bool:
+        """Stop past the deadline or the node limit; True once the grace for bounding the open
+        children by their quick bounds is spent too (then a node's own bound covers them)."""
+        clock = time.perf_counter()
+        if not self.stopped and (self.nodes > self.max_nodes or clock > self.deadline):
+            self.stopped = True
+            self.grace_end = clock + self.grace
+        return self.stopped and clock > self.grace_end
 
     def _allocations(self, classes: dict[tuple[int, ...], int], job: int) -> Iterator[tuple[tuple[int, ...], ...]]:
         keys = sorted((h for h in classes if len(h) < self.slots), key=len)
@@ -200,11 +224,13 @@ class Search:
             return fits
         kept, seen = [], set()
         for b in fits:
-            # C = 2: a later partner joins only where this job is alone, beside its worker.
-            left = mem - self.perf.memory(jid, b)
-            signature = tuple(self.perf.largest_fitting(other, left) for other in self.inst.jobs if other.id != jid)
-            if signature not in seen:
-                seen.add(signature)
+            if (job, b) not in self.signatures:
+                # C = 2: a later partner joins only where this job is alone, beside its worker.
+                left = mem - self.perf.memory(jid, b)
+                others = (self.perf.largest_fitting(other, left) for other in self.inst.jobs if other.id != jid)
+                self.signatures[job, b] = tuple(others)
+            if self.signatures[job, b] not in seen:
+                seen.add(self.signatures[job, b])
                 kept.append(b)
         return kept
 
@@ -220,8 +246,7 @@ class Search:
     ) -> None:
         """Explore the node at ``now``; ``last``: the job started just before at ``now``."""
         self.nodes += 1
-        if self.nodes % 256 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.max_nodes):
-            self.stopped = True
+        self.late()
         holders: list[list[int]] = [[] for _ in free]
         for j, (gpus, _, _) in running.items():
             for g in gpus:
@@ -268,12 +293,20 @@ class Search:
                 self.inst.jobs[j].arrival, self.inst.jobs[j].gpus, now, [free[g] for g in empty]
             )
             for taken, b in self.moves(classes, running, j):
+                if self.late():
+                    self.open_bound = min(self.open_bound, bound)
+                    return
                 if alone_cut and not any(taken):
                     continue
                 if self.rules.start_order and last is not None and j < last and all(last not in h for h in taken):
                     continue
                 partners = {h for holders_of_gpu in taken for h in holders_of_gpu}
-                if done + self.node_bound.start(node, j, now, partners, b) >= self.best * (1 - PRUNE_TOL):
+                quick = done + self.node_bound.start(node, j, now, partners, b)
+                if quick >= self.best * (1 - PRUNE_TOL):
+                    continue
+                if self.stopped:
+                    # Once stopped, a child left open is bounded, not explored.
+                    self.open_bound = min(self.open_bound, quick)
                     continue
                 gpus = _concrete(taken, members)
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))
@@ -281,6 +314,9 @@ class Search:
                 self.search(now, done, running, rest, free, starts, j)
                 starts.pop()
                 del running[j]
+        if self.stopped:
+            self.open_bound = min(self.open_bound, bound)
+            return
         self.advance(now, done, running, pending, free, starts)
 
     def advance(
