@@ -41,7 +41,8 @@ without it):
 When the search stops early (time or node limit) every node it has not explored is
 bounded instead (a start by its parent's quick bound, :meth:`NodeBound.start`; a move to
 the next event by its parent's node bound; after a short grace, every child of a node by
-the node's bound), so ``lower_bound`` = min(incumbent, open nodes' bounds) is valid.
+the node's bound), so ``lower_bound`` = max(root bound, min(incumbent, open nodes' bounds))
+is valid.
 """
 
 from __future__ import annotations
@@ -376,7 +377,7 @@ def solve(
     root = search.node_bound(0.0, {}, everyone, [[] for _ in free])
     search.search(0.0, 0.0, {}, everyone, free, [], None)
     proven = not search.stopped
-    lower = search.best if proven else min(search.best, search.open_bound)
+    lower = search.best if proven else max(root, min(search.best, search.open_bound))
     if not search.best_starts:
         assert incumbent is not None, "the search always finds a schedule without an incumbent"
         return Outcome(incumbent, search.best, proven, search.nodes, root, lower)
