@@ -108,13 +108,22 @@ def trace_path(relative: str) -> Path:
 
 
 @functools.cache
-def reproduced(name: str, quick: bool = False) -> dict[str, PaperValue]:
-    """Each quantity of the reproduction ``name`` (``packgap figures NAME``): the paper's and ours."""
+def reproduction_rows(name: str, quick: bool = False) -> list[dict[str, Any]]:
+    """The rows the reproduction ``name`` computes (``packgap figures NAME``)."""
     from analysis.figures import chosen
     from analysis.kit import no_tick
 
     (reproduction,) = chosen([name])
-    return {v.quantity: v for v in reproduction.compare(reproduction.compute(quick, no_tick))}
+    return reproduction.compute(quick, no_tick)
+
+
+@functools.cache
+def reproduced(name: str, quick: bool = False) -> dict[str, PaperValue]:
+    """Each quantity of the reproduction ``name``: the paper's value and ours."""
+    from analysis.figures import chosen
+
+    (reproduction,) = chosen([name])
+    return {v.quantity: v for v in reproduction.compare(reproduction_rows(name, quick))}
 
 
 def ours(name: str, quantity: str, quick: bool = False) -> float:

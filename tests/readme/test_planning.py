@@ -15,7 +15,7 @@ from analysis.run import solve
 from instances.planning.generator import generate
 from packgap.result import SolveResult, Status, primal_gap
 from solvers.outcome import SolveOptions
-from tests.readme.quotes import Quote, check, params, quotes
+from tests.readme.quotes import Quote, check, params, quotes, reproduction_rows
 
 CLUSTER = (("A800", 1), ("RTX4090", 2))
 
@@ -59,6 +59,17 @@ def proven(groups: int) -> float:
     return float(groups) if squeezed(groups).status == Status.OPTIMAL else -1.0
 
 
+def planning_gap(method: str, which: int) -> float:
+    """The least (``which`` 0) or largest (-1) of ``method``'s mean gaps (%) to the optimum at
+    4, 8 and 12 groups in `planning-gaps`."""
+    from analysis.planning.figures import gaps, mean
+
+    rows = reproduction_rows("planning-gaps")
+    assert {r["status"] for r in rows if r["method"].startswith("exact")} == {"optimal"}
+    return sorted(100 * mean(gaps(rows, method, n)) for n in (4, 8, 12))[which]
+
+
+SEEDS = "every instance proven optimal), the mean gap to the optimum is"
 DEMO = "On the demo instance (8 groups, A800 x1 + RTX4090 x2, seed 7) the table reads: MCHP"
 QUOTES: list[Quote] = [
     *quotes(
@@ -72,6 +83,11 @@ QUOTES: list[Quote] = [
             lambda: gap("edf"),
             optimum,
         ],
+    ),
+    *(
+        Quote(SEEDS, 2 * i + j, partial(planning_gap, m, end), marks=("slow",))
+        for i, m in enumerate(("mchp", "fifo", "edf"))
+        for j, end in enumerate((0, -1))
     ),
     *quotes("with deadlines squeezed to 15 % (seed 1),", [partial(proven, g) for g in (8, 12, 16, 20)]),
 ]

@@ -11,17 +11,18 @@ from functools import partial
 import pytest
 
 from analysis.placement.repro_jct import PAPER_FIG11, PAPER_FIG13
-from tests.readme.quotes import Quote, check, ours, params, trace_path
+from tests.readme.quotes import Quote, check, ours, paper, params, trace_path
 
 TRACES, SLOW = ("traces",), ("traces", "slow")
 FIG11 = "geomean avg JCT improvement over Tiresias"
 FIG13 = "improvement over Tiresias at L_across 3"
+FIG18 = "PAL median seconds per round, 256 GPUs"
 
 
-def pal(name: str, quantity: str) -> float:
-    """Our value in a PAL reproduction (``--quick``: the paper's readings; the README quotes those)."""
+def pal(name: str, quantity: str, mine: bool = True) -> float:
+    """Our value (or the paper's) in a PAL reproduction ``--quick``, as the README quotes them."""
     trace_path("pal/sia_philly_workloads")
-    return ours(name, quantity, True)
+    return (ours if mine else paper)(name, quantity, True)
 
 
 def planning(method: str) -> float:
@@ -43,6 +44,11 @@ QUOTES: list[Quote] = [
     Quote(row("pal-fig13"), 4, lambda: PAPER_FIG13["pal"][1]),
     Quote(row("pal-fig13"), 5, lambda: pal("pal-fig13", f"pm-first {FIG13}"), marks=SLOW),
     Quote(row("pal-fig13"), 6, lambda: PAPER_FIG13["pm-first"][1]),
+    Quote(row("pal-fig18"), 2, lambda: pal("pal-fig18", FIG18, mine=False), marks=SLOW),
+    *(
+        Quote(row("pal-round-gaps"), i, partial(pal, "pal-round-gaps", f"{p} mean per-round gap"), slack, SLOW)
+        for i, p, slack in ((3, "pal", 0.5), (4, "pm-first", 0.5), (5, "packed-non-sticky", 1.0))
+    ),
     *(
         Quote(row("planning-gaps"), i, partial(planning, m), marks=("slow",))
         for i, m in enumerate(("mchp", "fifo", "edf"), start=1)
