@@ -30,10 +30,9 @@ without it):
 
 * the node bound of :mod:`models.sharing.node_bound` against the incumbent, which starts
   as the best online heuristic;
-* left shift (:func:`left_shift_dominated`);
-* start order (:class:`Rules`): simultaneous starts on disjoint GPUs in one order only;
-* batch dominance (:class:`Rules`): of sub-batches alike for every later partner, the
-  largest;
+* dominance (:mod:`models.sharing.dominance`): no later start on GPUs idle since the
+  job could have started (left shift); simultaneous starts on disjoint GPUs in one order
+  only; of sub-batches alike for every later partner, the largest;
 * the transposition table: two paths to one state (up to relabelling GPUs) share their
   future, so only the one with the smaller sum of completions so far goes on. The key
   holds everything the rules read, so a state's allowed futures depend on the key only.
@@ -49,10 +48,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from models.sharing.bound import min_solo_time
+from models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
 from models.sharing.node_bound import NodeBound, Running
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
@@ -65,39 +65,6 @@ PRUNE_TOL = 1e-9
 #: share of the time limit; then each open node's own bound stands for its children.
 GRACE_S = 1.0
 GRACE_SHARE = 0.05
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Which pruning rules run: ``node_bound`` False bounds a node by solo times and pooled
-    SRPT only (:mod:`models.sharing.bound` at the node); ``left_shift`` False keeps starts
-    that :func:`left_shift_dominated` cuts; ``start_order`` False tries every order of
-    simultaneous starts that touch disjoint GPUs; ``batch_dominance`` False tries every
-    sub-batch that fits when ``every_batch`` is on.
-
-    Start order: two starts at one instant on disjoint GPUs commute (each job's sub-batch
-    and partners are the same in either order, and so is the state after both), so of two
-    such starts in a row only the one with the smaller job index first is searched. Every
-    sequence of starts at an instant can be sorted this way by swapping neighbours that
-    commute (its least representative in the trace order), and that one breaks no rule:
-    the left shift reads the GPUs that are empty after the earlier starts, and it cuts a
-    start only if the schedule itself, in any order, could start the job earlier. The
-    transposition key holds the last job started at the instant, which the rule reads.
-
-    Batch dominance (``every_batch`` only, C = 2): a smaller sub-batch only slows its job
-    (eq. 7 grows with the accumulation steps) and leaves memory to a later partner, which
-    with C = 2 can join only where the job is alone, beside its worker alone. Two sub-batches
-    that leave every other job the same largest fitting sub-batch there are alike for
-    everyone else, so only the larger is searched: the schedule with the smaller one, run
-    with the larger, keeps every start and sub-batch feasible and no completion later (the
-    argument of :func:`left_shift_dominated`). Among optimal schedules with the least sum of
-    starts, one with the fewest accumulation steps is never cut.
-    """
-
-    node_bound: bool = True
-    left_shift: bool = True
-    start_order: bool = True
-    batch_dominance: bool = True
 
 
 @dataclass(frozen=True)
@@ -119,33 +86,6 @@ class Outcome:
     nodes: int
     root_bound: float
     lower_bound: float
-
-
-def left_shift_dominated(arrival: float, gpus: int, now: float, free_since: Sequence[float]) -> bool:
-    """Whether starting a waiting job on empty GPUs only at ``now`` is dominated.
-
-    ``free_since`` holds, for every GPU empty now, the time its last holder left. If
-    ``gpus`` of them were empty since d = max(arrival, the gpus-th smallest of those
-    times) < now, the job could have started at d on them: d is an event the search
-    visited (an arrival, a finish or 0) with the job waiting, and those GPUs stayed empty
-    until now. Moving the start there (and swapping the labels of those GPUs with the ones
-    it took, all empty at ``now``) changes nobody's partners before ``now``; afterwards the
-    job is the same run with less left, so it leaves its GPUs no later. A job's rate only
-    grows when a partner leaves (it is 1 / (t_iter xi) with xi the largest ratio over its
-    partners), and no start becomes infeasible when GPUs are freed earlier, so keeping every
-    other start (time, GPUs, sub-batch) no completion grows: at the first instant some job
-    had less progress than before, all jobs would have had at least as much progress until
-    then, hence no more partners and no lower rate, a contradiction. The sub-batch is the
-    same (empty GPUs at both times).
-
-    So among optimal schedules, one with the least sum of start times is never cut: its
-    shifted copy has no larger objective and a smaller sum of starts, and by the vertex
-    argument of the module docstring an event-driven schedule at least as good in both
-    exists, which the search holds up to relabelling.
-    """
-    if len(free_since) < gpus:
-        return False
-    return max(arrival, sorted(free_since)[gpus - 1]) < now - TIME_TOL
 
 
 class Search:
@@ -170,7 +110,7 @@ class Search:
         self.open_bound = math.inf
         self.seen: dict[tuple[object, ...], float] = {}
         self.cache: dict[tuple[object, ...], list[tuple[tuple[tuple[int, ...], ...], int]]] = {}
-        self.signatures: dict[tuple[int, int], tuple[int | None, ...]] = {}
+        self.signatures = BatchSignatures(instance, self.perf)
 
     def moves(
         self, classes: dict[tuple[int, ...], int], running: Running, job: int
@@ -223,17 +163,7 @@ class Search:
             return fits[:1]
         if not self.rules.batch_dominance or self.slots != 2:
             return fits
-        kept, seen = [], set()
-        for b in fits:
-            if (job, b) not in self.signatures:
-                # C = 2: a later partner joins only where this job is alone, beside its worker.
-                left = mem - self.perf.memory(jid, b)
-                others = (self.perf.largest_fitting(other, left) for other in self.inst.jobs if other.id != jid)
-                self.signatures[job, b] = tuple(others)
-            if self.signatures[job, b] not in seen:
-                seen.add(self.signatures[job, b])
-                kept.append(b)
-        return kept
+        return self.signatures.kept(job, fits)
 
     def search(
         self,
@@ -299,7 +229,7 @@ class Search:
                     return
                 if alone_cut and not any(taken):
                     continue
-                if self.rules.start_order and last is not None and j < last and all(last not in h for h in taken):
+                if self.rules.start_order and start_order_cut(j, last, taken):
                     continue
                 partners = {h for holders_of_gpu in taken for h in holders_of_gpu}
                 quick = done + self.node_bound.start(node, j, now, partners, b)
@@ -362,7 +292,7 @@ def solve(
     time_limit: float | None,
     max_nodes: int = 5_000_000,
     every_batch: bool = True,
-    rules: Rules = Rules(),
+    rules: Rules = ALL_RULES,
     on_start: Callable[[], None] | None = None,
 ) -> Outcome:
     """Branch and bound; ``proven`` when the search ran to the end (the optimum is proven)."""

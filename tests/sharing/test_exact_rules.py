@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from instances.sharing.generator import generate
-from models.sharing.branch_bound import Rules, Search, left_shift_dominated, solve
+from models.sharing.branch_bound import Search, solve
+from models.sharing.dominance import Rules, left_shift_dominated
 from models.sharing.node_bound import Estimate, NodeBound, Running
 from packgap.sharing import FAMILY, JobSchedule, ModelProfile, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import steps
