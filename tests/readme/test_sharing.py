@@ -1,0 +1,55 @@
+"""The README's section "Sharing (SJF-BSBF)": each policy's mean excess over the proven
+non-preemptive optimum (6 jobs: cheap; 8 jobs: slow) and the Pollux-trace load study (slow)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tests.readme.quotes import Quote, check, ours, params, quotes
+
+POLICIES = ("FIFO", "SJF", "Tiresias", "SJF-FFS", "SJF-BSBF")
+SEEDS = range(1, 11)
+
+
+@functools.cache
+def excess(jobs: int) -> dict[str, float]:
+    from analysis.sharing.exact_scaling import mean_excess, measure
+
+    rows = [measure(jobs, seed, 60.0) for seed in SEEDS]
+    assert all(r.proven for r in rows), "every seed proven, as the README says"
+    return mean_excess(rows, jobs)
+
+
+def row(jobs: int, marks: tuple[str, ...]) -> list[Quote]:
+    values = [functools.partial(lambda n, p: 100 * excess(n)[p], jobs, p) for p in POLICIES]
+    return quotes(f"| {jobs} jobs, 16 GPUs |", values, marks=marks)
+
+
+def reduction(load: float, other: str) -> float:
+    return 100 * ours("sjf-bsbf-pollux-load", f"SJF-BSBF's JCT reduction vs {other} at {load:g}x")
+
+
+POLLUX = "There SJF-BSBF's mean JCT is"
+QUOTES: list[Quote] = [
+    *row(6, ()),
+    *row(8, ("slow",)),
+    *quotes(
+        POLLUX,
+        [
+            lambda: reduction(0.5, "sjf"),
+            lambda: 0.5,
+            lambda: reduction(2.0, "sjf"),
+            lambda: 2.0,
+            lambda: reduction(0.5, "tiresias"),
+            lambda: reduction(2.0, "tiresias"),
+        ],
+        marks=("slow", "traces"),
+    ),
+]
+
+
+@pytest.mark.parametrize("quote", params(QUOTES))
+def test_sharing_numbers(quote: Quote) -> None:
+    check(quote)
