@@ -12,10 +12,13 @@ from typing import Any
 
 import pytest
 
+from analysis.packing.direction import JOBS
 from analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
-from tests.readme.quotes import Quote, check, ours, params, quotes, trace_path
+from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows, trace_path
 
 SLOW = ("slow",)
+#: The size of the "issue" base of ``cuckoo-direction`` (``generate(N)``).
+DIRECTION_JOBS = JOBS["issue", False][0]
 #: The README's order of the online systems.
 ONLINE = ("None", "Muri", "Muri-Hetero", "FIFO", "CUCKOO-Homo", "Muri-P", "Blossom", "EDF")
 
@@ -88,6 +91,61 @@ def muri_run(scenario: str, method: str, key: str = "late_jobs") -> float:
     return float(muri()[scenario, method][key])
 
 
+@functools.cache
+def direction() -> list[dict[str, Any]]:
+    """Per (base, mode, factor, value) of ``cuckoo-direction`` (about 12 minutes): seed means."""
+    from analysis.packing.direction import direction_summary
+
+    trace_path("muri/cluster_exp/cluster_trace.csv")
+    return direction_summary(reproduction_rows("cuckoo-direction"))
+
+
+def variations() -> float:
+    """One-factor variations: (factor, value) pairs away from a base, over both bases."""
+    return len({(c["factor"], c["value"]) for c in direction() if c["factor"] != "base"})
+
+
+def paper_online_ratios() -> list[float]:
+    """None / DAB mean JCT online on the 521-job workload, per variation; each must be a win."""
+    cells = [c for c in direction() if (c["base"], c["mode"]) == ("paper", "online")]
+    assert all(c["direction"]["mean JCT"] == "helps" for c in cells)
+    return sorted(c["none_over_dab"] for c in cells)
+
+
+def never_helps_up_to() -> float:
+    """The largest N such that packing helps in no cell of ``generate(N')``, N' <= N."""
+    cells = [c for c in direction() if c["base"] == "issue" and c["factor"] in ("base", "jobs")]
+    sizes = sorted({DIRECTION_JOBS if c["factor"] == "base" else c["value"] for c in cells})
+    helps = {
+        DIRECTION_JOBS if c["factor"] == "base" else c["value"] for c in cells if c["direction"]["mean JCT"] == "helps"
+    }
+    return float(max(n for n in sizes if all(m not in helps for m in sizes if m <= n)))
+
+
+def median_eff() -> float:
+    (base,) = {c["median_eff"] for c in direction() if (c["base"], c["factor"]) == ("issue", "base")}
+    return base
+
+
+def online_queues(helps: bool) -> list[float]:
+    """The mean queue without packing of the online cells where packing helps (or does not)."""
+    cells = [c for c in direction() if c["mode"] == "online"]
+    return sorted(c["queue"] for c in cells if (c["direction"]["mean JCT"] == "helps") == helps)
+
+
+def offline_favours_less() -> float:
+    """1,000 (the batch window) when offline batches favour packing less than online everywhere."""
+    online = {(c["base"], c["factor"], c["value"]): c["none_over_dab"] for c in direction() if c["mode"] == "online"}
+    offline = [c for c in direction() if c["mode"] == "offline"]
+    return 1000.0 if all(c["none_over_dab"] < online[c["base"], c["factor"], c["value"]] for c in offline) else -1.0
+
+
+def seeds(pick: Any) -> float:
+    from analysis.packing.direction import SEEDS
+
+    return float(pick(len(SEEDS[base, False]) for base in ("issue", "paper")))
+
+
 CELLS = "cells equal to the paper's"
 EXACT_PLAN = ("exact plan of the DAB groups", "dab+exact-plan")
 MURI_SLOW = ("slow", "traces")
@@ -104,6 +162,23 @@ QUOTES: list[Quote] = [
             lambda: table4("Muri-P eff_value of the pair"),
         ],
     ),
+    *(
+        Quote("* **When does packing help?** (", i, value, marks=MURI_SLOW)
+        for i, value in (
+            (0, variations),
+            (1, partial(seeds, min)),
+            (2, partial(seeds, max)),
+            (4, lambda: paper_online_ratios()[0]),
+            (5, lambda: paper_online_ratios()[-1]),
+            (7, never_helps_up_to),
+            (10, lambda: 100 * (median_eff() - 1)),
+            (11, lambda: 2 / median_eff()),
+            (14, lambda: online_queues(helps=False)[-1]),
+            (15, lambda: online_queues(helps=True)[0]),
+            (16, offline_favours_less),
+        )
+    ),
+    Quote("(None/DAB 1.06-2.58, paper", 0, lambda: paper_online("None")),
     Quote("* **Table 6** (MCHP, eq. 13-14): all", 0, lambda: table6(CELLS)),
     Quote("2 -> B1) costs", 0, lambda: table6("cost of MCHP's matching (1 -> A1, 2 -> B1)")),
     Quote("second matching ties at", 0, second_optimum),
