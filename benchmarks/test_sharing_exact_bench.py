@@ -7,7 +7,7 @@ Recorded: ``status`` "optimal" when the non-preemptive optimum is proven, else "
 proven); the search nodes, the root bound's gap and peak memory. Not :func:`exact_info`: the
 method reports the cheap bound, valid for preemptive Tiresias too, whose gap says nothing
 about the search. The default set is one 6-job instance; ``PACKGAP_BENCH=large`` runs 8 and
-9 jobs, seeds 1-10 (README: 8 jobs all proven, at most a few seconds each).
+9 jobs, seeds 1-10 (measured: 8 jobs all proven, at most 11.5 s; 9 jobs 7 of 10).
 """
 
 from __future__ import annotations
