@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis import registry
+from packgap.analysis import registry
 from packgap.errors import PackgapError
 from packgap.family import Family
 from packgap.result import SolveResult
@@ -45,8 +45,8 @@ def solve(
     params: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Solve ``instance`` with the registered ``method`` of its family."""
-    from analysis.run import solve as run_solve
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.run import solve as run_solve
+    from packgap.solvers.outcome import SolveOptions
 
     family, value = as_instance(instance)
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
@@ -66,9 +66,9 @@ def compare(
     gaps against the best objective on each instance); ``store`` resumes from a DuckDB file."""
     import pandas as pd
 
-    from analysis.compare import compare_instance
-    from analysis.store import ResultStore
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.compare import compare_instance
+    from packgap.analysis.store import ResultStore
+    from packgap.solvers.outcome import SolveOptions
 
     items: list[Instance] = (
         list(instances) if isinstance(instances, list | tuple) else [instances]  # one path, document or object

@@ -21,10 +21,11 @@ from rich.markup import escape
 from rich.table import Table
 
 import packgap
-from analysis import registry
-from analysis.clidynamic import add_family_commands, add_instance_commands, simulate_command
-from analysis.clisweep import family_sweep, spec_sweep
-from analysis.cliutil import (
+from packgap import jsonio
+from packgap.analysis import registry
+from packgap.analysis.clidynamic import add_family_commands, add_instance_commands, simulate_command
+from packgap.analysis.clisweep import family_sweep, spec_sweep
+from packgap.analysis.cliutil import (
     PLOT_SUFFIXES,
     AsJson,
     Seed,
@@ -42,7 +43,6 @@ from analysis.cliutil import (
     save_json,
     ticking,
 )
-from packgap import jsonio
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
@@ -117,8 +117,8 @@ def solve(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result JSON here.")] = None,
 ) -> None:
     """Solve one instance with one method; the objective is the evaluator's."""
-    from analysis.run import solve as run_solve
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.run import solve as run_solve
+    from packgap.solvers.outcome import SolveOptions
 
     check_output(output, "-o")
     fam, instance = registry.load_instance(file)
@@ -148,9 +148,9 @@ def compare(
     as_json: AsJson = False,
 ) -> None:
     """Run methods on instances; print objective, bound, certified and primal gap, time."""
-    from analysis.compare import compare_instance
-    from analysis.store import ResultStore
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.compare import compare_instance
+    from packgap.analysis.store import ResultStore
+    from packgap.solvers.outcome import SolveOptions
 
     check_store(store)
     loaded = [registry.load_instance(f) for f in files]
@@ -192,8 +192,8 @@ def report(
     as_json: AsJson = False,
 ) -> None:
     """Gap table (and figure) from stored results; nothing is recomputed."""
-    from analysis.report import gap_table, load_rows, plot_gaps
-    from analysis.store import ResultStore
+    from packgap.analysis.report import gap_table, load_rows, plot_gaps
+    from packgap.analysis.store import ResultStore
 
     if not store.is_file():
         raise PackgapError(f"no results store at {store}")
@@ -217,7 +217,7 @@ def report(
         show_rows(frame, as_json)
         return
     if profile is not None and plot is not None:
-        from analysis.profiles import plot_profiles
+        from packgap.analysis.profiles import plot_profiles
 
         plot_profiles(frame, profile, plot)
         err.print(f"wrote {plot}")
@@ -281,8 +281,8 @@ def figures(
 ) -> None:
     """Regenerate the papers' reproduced tables and figures (PNG, PDF) and REPRODUCTION.md;
     computed rows are stored, so a rerun only redraws."""
-    from analysis.figures import chosen, report_markdown, reproduce
-    from analysis.store import ResultStore
+    from packgap.analysis.figures import chosen, report_markdown, reproduce
+    from packgap.analysis.store import ResultStore
 
     if all_ and names:
         raise PackgapError("give reproduction names or --all, not both")
@@ -334,7 +334,7 @@ def show_summary(file: Path, summary: dict[str, Any], as_json: bool) -> None:
 
 
 def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
-    """Every command generated from the kits (``analysis.clidynamic``, ``analysis.clisweep``)."""
+    """Every command generated from the kits (``packgap.analysis.clidynamic``, ``packgap.analysis.clisweep``)."""
     add_instance_commands(instances, show_summary)
     sweep = typer.Typer(help="Generate instances of a family and solve every method on each.")
     spec_sweep(sweep, gap_view)

@@ -1,4 +1,4 @@
-"""The ``packgap`` commands generated from the kits' declarations (``analysis.kit``).
+"""The ``packgap`` commands generated from the kits' declarations (``packgap.analysis.kit``).
 
 ``instances generate NAME`` and ``instances from-trace NAME`` get one sub-command per
 generator and trace builder, ``sweep FAMILY`` one per family with a sweepable generator,
@@ -18,8 +18,9 @@ from typing import Annotated, Any
 
 import typer
 
-from analysis import registry
-from analysis.cliutil import (
+from packgap import jsonio
+from packgap.analysis import registry
+from packgap.analysis.cliutil import (
     PLOT_SUFFIXES,
     check_output,
     check_store,
@@ -30,14 +31,13 @@ from analysis.cliutil import (
     save_json,
     ticking,
 )
-from analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options
-from packgap import jsonio
+from packgap.analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options
 from packgap.errors import PackgapError
 
 
 def typer_param(option: Option) -> inspect.Parameter:
     """The CLI form of a kit option (default None: not given); minimum enforced by typer (exit 2),
-    choices by :func:`~analysis.kit.check_options`."""
+    choices by :func:`~packgap.analysis.kit.check_options`."""
     help_text = option.help + (f" One of: {', '.join(option.choices)}." if option.choices else "")
     if option.type is bool:
         kind: Any = Annotated[bool, typer.Option(option.flag, help=help_text)]
@@ -99,7 +99,7 @@ def _generate(app: typer.Typer, gen: Generator) -> None:
 
 def _from_trace(app: typer.Typer, builder: TraceBuilder) -> None:
     def body(path: Path, output: Path, traces: str | None, **values: Any) -> None:
-        from instances.traces import user_trace_file
+        from packgap.instances.traces import user_trace_file
 
         check_output(output, "-o")
         opts = check_options(builder.options, given(values), f"from-trace {builder.name}")
@@ -241,7 +241,7 @@ def store_runs(
     """One row per simulated policy in the results store, beside the offline results:
     method ``simulate:<policy>`` with the run's metrics; no objective, so that gap tables of
     offline methods never compare against an online metric."""
-    from analysis.store import ResultStore, instance_digest
+    from packgap.analysis.store import ResultStore, instance_digest
     from packgap.result import SolveResult, Status
 
     digest = instance_digest(doc.to_dict())

@@ -9,10 +9,10 @@ from typing import Annotated, Any
 
 import typer
 
-from analysis import registry
-from analysis.clidynamic import build_instance, command, given, param, typer_param
-from analysis.cliutil import check_store, err, out, progress, reports_errors
-from analysis.kit import Generator
+from packgap.analysis import registry
+from packgap.analysis.clidynamic import build_instance, command, given, param, typer_param
+from packgap.analysis.cliutil import check_store, err, out, progress, reports_errors
+from packgap.analysis.kit import Generator
 from packgap.errors import PackgapError
 
 
@@ -32,8 +32,8 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         scheduler: str | None,
         **values: Any,
     ) -> None:
-        from analysis.sweep import Cell
-        from solvers.outcome import SolveOptions
+        from packgap.analysis.sweep import Cell
+        from packgap.solvers.outcome import SolveOptions
 
         check_store(store)
         fam = registry.family(family)
@@ -76,9 +76,9 @@ def run_cells(
     by: str | None,
 ) -> None:
     """Solve the cells not yet stored (progress bar), then print the store's gap table."""
-    from analysis.report import gap_table, load_rows
-    from analysis.store import ResultStore
-    from analysis.sweep import run_sweep
+    from packgap.analysis.report import gap_table, load_rows
+    from packgap.analysis.store import ResultStore
+    from packgap.analysis.sweep import run_sweep
 
     db = ResultStore(store)
     try:
@@ -96,7 +96,7 @@ def run_cells(
 
 
 def spec_sweep(sweep: typer.Typer, gap_view: Callable[[Any], Any]) -> None:
-    """``packgap sweep --spec FILE``: a sweep described in TOML (:mod:`analysis.spec`)."""
+    """``packgap sweep --spec FILE``: a sweep described in TOML (:mod:`packgap.analysis.spec`)."""
 
     @sweep.callback(invoke_without_command=True)
     @reports_errors
@@ -118,8 +118,8 @@ def spec_sweep(sweep: typer.Typer, gap_view: Callable[[Any], Any]) -> None:
             raise typer.Exit(2)
         if store is None:
             raise PackgapError("--spec needs --store (the DuckDB file every cell is saved to)")
-        from analysis.spec import load_spec
-        from solvers.outcome import SolveOptions
+        from packgap.analysis.spec import load_spec
+        from packgap.solvers.outcome import SolveOptions
 
         check_store(store)
         described = load_spec(spec)

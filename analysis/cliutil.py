@@ -18,9 +18,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analysis.kit import Tick
-from analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap import jsonio
+from packgap.analysis.kit import Tick
+from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap.errors import PackgapError
 from packgap.result import SolveResult
 
@@ -119,7 +119,7 @@ def progress(disable: bool = False) -> Progress:
 
 @contextmanager
 def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
-    """A progress bar driven by a kit's :data:`~analysis.kit.Tick` callback."""
+    """A progress bar driven by a kit's :data:`~packgap.analysis.kit.Tick` callback."""
     with progress(disable=disable) as bar:
         task = bar.add_task(description, total=None)
 

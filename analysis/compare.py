@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.method import Method
-from analysis.run import check_against_optimum, find_stored, solve
-from analysis.store import ResultStore, instance_digest
+from packgap.analysis.method import Method
+from packgap.analysis.run import check_against_optimum, find_stored, solve
+from packgap.analysis.store import ResultStore, instance_digest
 from packgap.family import Family
 from packgap.result import SolveResult
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def compare_instance(

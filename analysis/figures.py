@@ -1,6 +1,6 @@
 """``packgap figures``: every reproduced table and figure of the papers, and REPRODUCTION.md.
 
-Each :class:`~analysis.kit.Reproduction` of every kit computes rows once; the rows go into the
+Each :class:`~packgap.analysis.kit.Reproduction` of every kit computes rows once; the rows go into the
 results store (table ``reproductions``), so a rerun recomputes nothing and only redraws
 (benchopt: figures are functions of stored results). REPRODUCTION.md lists every reproduced
 number beside the paper's, with the ratio and a note where they differ.
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis import registry
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.store import ResultStore
+from packgap.analysis import registry
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.store import ResultStore
 from packgap.errors import UnknownNameError
 
 

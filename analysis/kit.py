@@ -1,7 +1,7 @@
 """The one record a family exports (:class:`FamilyKit`): everything the generic core needs.
 
-The generic core (``analysis.cli``, ``run``, ``compare``, ``sweep``, ``report``) names no
-family; it iterates over the kits of :mod:`analysis.registry`. A kit lives in
+The generic core (``packgap.analysis.cli``, ``run``, ``compare``, ``sweep``, ``report``) names no
+family; it iterates over the kits of :mod:`packgap.analysis.registry`. A kit lives in
 ``analysis/<family>/__init__.py`` and declares its hub family, its methods, its instance
 generators and trace builders with their options, the extra file kinds it reads (e.g. a
 cluster trace), its ``instances show`` views, its online simulator, the paper tables and
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.method import Method
+from packgap.analysis.method import Method
 from packgap.errors import PackgapError
 from packgap.family import Family
 

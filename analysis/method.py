@@ -20,7 +20,7 @@ from typing import Any
 import packgap
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 #: Least time (s) worth handing a solver; with less left the model is not solved at all.
 MIN_SOLVE_S = 0.05

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from analysis.kit import DocumentKind, FamilyKit, Generator, TraceBuilder
-from analysis.method import Method
 from packgap import jsonio
+from packgap.analysis.kit import DocumentKind, FamilyKit, Generator, TraceBuilder
+from packgap.analysis.method import Method
 from packgap.errors import InstanceError, PackgapError, Problem, UnknownNameError
 from packgap.family import Family
 
@@ -25,11 +25,11 @@ T = TypeVar("T")
 
 #: One line per family: the module whose ``KIT`` is the family's :class:`FamilyKit`.
 KIT_MODULES: tuple[str, ...] = (
-    "analysis.planning",
-    "analysis.packing",
-    "analysis.placement",
-    "analysis.calibration",
-    "analysis.sharing",
+    "packgap.analysis.planning",
+    "packgap.analysis.packing",
+    "packgap.analysis.placement",
+    "packgap.analysis.calibration",
+    "packgap.analysis.sharing",
 )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.store import ResultStore
+from packgap.analysis.store import ResultStore
 from packgap.result import certified_gap, primal_gap
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.method import Clock, Method, MethodOutput, RunContext
-from analysis.store import ResultStore, params_key
+from packgap.analysis.method import Clock, Method, MethodOutput, RunContext
+from packgap.analysis.store import ResultStore, params_key
 from packgap.errors import OptimalityViolationError, PackgapError, TimeLimitReached, ValidationError
 from packgap.family import Family
 from packgap.result import SolveResult, Status, beats, certified_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def solve(

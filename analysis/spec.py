@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis import registry
-from analysis.kit import check_options
-from analysis.store import instance_digest
-from analysis.sweep import Cell
-from instances.traces import user_trace_file
+from packgap.analysis import registry
+from packgap.analysis.kit import check_options
+from packgap.analysis.store import instance_digest
+from packgap.analysis.sweep import Cell
 from packgap.errors import PackgapError
+from packgap.instances.traces import user_trace_file
 
 _TOP = {"time_limit", "threads", "repetitions", "seed", "generate", "trace", "params", "traces"}
 

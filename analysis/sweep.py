@@ -18,13 +18,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from analysis.registry import family as lookup_family
-from analysis.registry import method as lookup_method
-from analysis.run import check_against_optimum, find_stored, solve
-from analysis.store import ResultStore, instance_digest
+from packgap.analysis.registry import family as lookup_family
+from packgap.analysis.registry import method as lookup_method
+from packgap.analysis.run import check_against_optimum, find_stored, solve
+from packgap.analysis.store import ResultStore, instance_digest
 from packgap.errors import PackgapError
 from packgap.result import SolveResult
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.registry import methods
-from analysis.run import solve
 from benchmarks.conftest import sizes
-from heuristics.calibration.online import run_workload
-from instances.calibration.jobsets import generate, table3
-from instances.calibration.workload import generate as generate_workload
+from packgap.analysis.registry import methods
+from packgap.analysis.run import solve
 from packgap.calibration import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.heuristics.calibration.online import run_workload
+from packgap.instances.calibration.jobsets import generate, table3
+from packgap.instances.calibration.workload import generate as generate_workload
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=60, seed=0)
 

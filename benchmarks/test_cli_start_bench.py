@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from analysis.registry import to_document
-from instances.planning.generator import generate
 from packgap import jsonio
+from packgap.analysis.registry import to_document
+from packgap.instances.planning.generator import generate
 
-CODE = "from analysis.cli import main; main()"
+CODE = "from packgap.analysis.cli import main; main()"
 
 
 def _run(*args: str) -> None:

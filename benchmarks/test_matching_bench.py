@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.conftest import sizes
-from solvers.matching import max_weight_matching
+from packgap.solvers.matching import max_weight_matching
 
 
 @pytest.mark.parametrize("n", sizes([60], [200, 500]))

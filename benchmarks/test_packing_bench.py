@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.registry import methods
-from analysis.run import solve
 from benchmarks.conftest import sizes
-from heuristics.packing.blossom import pack_by_matching
-from heuristics.packing.scores import pair_scores
-from instances.packing.generator import generate
+from packgap.analysis.registry import methods
+from packgap.analysis.run import solve
+from packgap.heuristics.packing.blossom import pack_by_matching
+from packgap.heuristics.packing.scores import pair_scores
+from packgap.instances.packing.generator import generate
 from packgap.packing import FAMILY
 from packgap.packing.groups import default_now
 from packgap.packing.values import total_value
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=60, seed=0)
 

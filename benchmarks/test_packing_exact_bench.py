@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from analysis.packing.methods import BY_NAME
-from analysis.run import solve
 from benchmarks.conftest import LARGE, PeakRss, exact_info, sizes
-from instances.packing.generator import generate
+from packgap.analysis.packing.methods import BY_NAME
+from packgap.analysis.run import solve
 from packgap.errors import PackgapError
+from packgap.instances.packing.generator import generate
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import certified_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 LIMIT_S = 60.0 if LARGE else 3.0
 METHODS = ["exact-ti", "exact-cpsat"] if LARGE else ["exact-ti"]
@@ -52,8 +52,8 @@ def test_generated(benchmark, method, jobs, seed):
 @pytest.mark.parametrize(("jobs", "gpus"), [(10, 16), (40, 32)] if LARGE else [(6, 16)])
 @pytest.mark.parametrize("method", METHODS)
 def test_muri(benchmark, method, jobs, gpus):
-    from instances.packing.muri import build
-    from instances.traces import trace_file
+    from packgap.instances.packing.muri import build
+    from packgap.instances.traces import trace_file
 
     try:
         path = trace_file("muri/cluster_exp/cluster_trace.csv")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.packing.online import simulate_pipeline
 from benchmarks.conftest import sizes
-from instances.packing.generator import generate
+from packgap.analysis.packing.online import simulate_pipeline
+from packgap.instances.packing.generator import generate
 
 
 @pytest.mark.parametrize("jobs", sizes([30], [30, 500, 2000]))

@@ -8,21 +8,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.placement.methods import BY_NAME
-from analysis.placement.simulate import simulate_trace
-from analysis.run import solve
 from benchmarks.conftest import sizes
-from heuristics.placement import POLICIES
-from heuristics.placement.pm_score import bin_class
-from instances.placement.rounds import generate_round
-from instances.placement.sia import build_trace
-from instances.placement.synergy import synergy_cluster_trace
-from instances.traces import traces_dir
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.placement.simulate import simulate_trace
+from packgap.analysis.run import solve
 from packgap.errors import PackgapError
+from packgap.heuristics.placement import POLICIES
+from packgap.heuristics.placement.pm_score import bin_class
+from packgap.instances.placement.rounds import generate_round
+from packgap.instances.placement.sia import build_trace
+from packgap.instances.placement.synergy import synergy_cluster_trace
+from packgap.instances.traces import traces_dir
 from packgap.placement import FAMILY
 from packgap.placement.trace import ClusterTrace
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=60, seed=0)
 

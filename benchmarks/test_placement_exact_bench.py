@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.placement.methods import BY_NAME
-from analysis.run import solve
 from benchmarks.conftest import PeakRss, exact_info, sizes
-from instances.placement.rounds import generate_round
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.run import solve
+from packgap.instances.placement.rounds import generate_round
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import certified_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 JOBS = {32: 10, 256: 50, 1_024: 200, 27_648: 27_648 // 3}
 LIMIT_S = {32: 10.0, 256: 10.0, 1_024: 60.0, 27_648: 600.0}

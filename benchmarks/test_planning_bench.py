@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.registry import methods
-from analysis.run import solve
 from benchmarks.conftest import sizes
-from instances.planning.generator import generate
+from packgap.analysis.registry import methods
+from packgap.analysis.run import solve
+from packgap.instances.planning.generator import generate
 from packgap.planning import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=60, seed=0)
 

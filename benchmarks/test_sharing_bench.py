@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from benchmarks.conftest import LARGE, sizes
-from heuristics.sharing.online import View
-from heuristics.sharing.sjf_bsbf import place_job
-from instances.sharing.generator import generate
 from packgap import engine
+from packgap.heuristics.sharing.online import View
+from packgap.heuristics.sharing.sjf_bsbf import place_job
+from packgap.instances.sharing.generator import generate
 from packgap.sharing import FAMILY, Perf
 
 POLICIES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")
@@ -53,7 +53,7 @@ def test_sjf_bsbf_decision_per_job(benchmark, gpus):
 @pytest.mark.parametrize(("jobs", "nodes"), [(480, 16)] + ([(1920, 64), (7680, 256)] if LARGE else []))
 @pytest.mark.parametrize("policy", POLICIES)
 def test_whole_workload_simulation(benchmark, jobs, nodes, policy):
-    from analysis.sharing.simulate import policy as run_policy
+    from packgap.analysis.sharing.simulate import policy as run_policy
 
     instance = generate(jobs, 1, nodes=nodes)
 

@@ -1,6 +1,6 @@
 """The sharing family's exact optimum (issue 9, item 4: "<= 8 jobs, 16 GPUs, proven optimal"):
 the branch and bound with its best-heuristic incumbent on the README's small instances
-(:func:`analysis.sharing.exact_scaling.instance`, 4 nodes x 4 GPUs), one thread, 60 s.
+(:func:`packgap.analysis.sharing.exact_scaling.instance`, 4 nodes x 4 GPUs), one thread, 60 s.
 
 Recorded: ``status`` "optimal" when the non-preemptive optimum is proven, else "timeout";
 ``gap`` the gap between the best schedule and the search's own bound on that optimum (0 when
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.sharing.exact_scaling import measure
 from benchmarks.conftest import LARGE, PeakRss, sizes
+from packgap.analysis.sharing.exact_scaling import measure
 
 LIMIT_S = 60.0
 CASES = [(n, seed) for n in sizes([6], [8, 9]) for seed in (range(1, 11) if LARGE else [4])]

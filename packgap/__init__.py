@@ -21,15 +21,15 @@ __version__ = "0.1.0"
 
 def solve(instance: Any, method: str, **options: Any) -> SolveResult:
     """Solve an instance (file path, document or instance object) with one registered method;
-    ``options``: ``time_limit``, ``seed``, ``threads``, ``params``. See :func:`analysis.api.solve`."""
-    from analysis.api import solve as api_solve
+    ``options``: ``time_limit``, ``seed``, ``threads``, ``params``. See :func:`packgap.analysis.api.solve`."""
+    from packgap.analysis.api import solve as api_solve
 
     return api_solve(instance, method, **options)
 
 
 def compare(instances: Any, methods: Any = "all", **options: Any) -> Any:
     """Methods on instances as a pandas DataFrame; ``options``: ``time_limit``, ``seed``,
-    ``threads``, ``store``. See :func:`analysis.api.compare`."""
-    from analysis.api import compare as api_compare
+    ``threads``, ``store``. See :func:`packgap.analysis.api.compare`."""
+    from packgap.analysis.api import compare as api_compare
 
     return api_compare(instances, methods, **options)

@@ -11,7 +11,7 @@ or keep ../shared/traces.
 
 import sys
 
-from analysis.cli import main
+from packgap.analysis.cli import main
 
 if __name__ == "__main__":
     main(["figures", "pal-fig11", "pal-fig13", *sys.argv[1:]])

@@ -9,7 +9,7 @@ vs ours. Trace data: --traces is not taken; set $PACKGAP_TRACES or keep ../share
 
 import sys
 
-from analysis.cli import main
+from packgap.analysis.cli import main
 
 if __name__ == "__main__":
     main(["figures", "pal-fig12", *sys.argv[1:]])

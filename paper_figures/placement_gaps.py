@@ -10,7 +10,7 @@ paper vs ours. Trace data: --traces is not taken; set $PACKGAP_TRACES or keep ..
 
 import sys
 
-from analysis.cli import main
+from packgap.analysis.cli import main
 
 if __name__ == "__main__":
     main(["figures", "pal-round-gaps", *sys.argv[1:]])

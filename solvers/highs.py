@@ -12,7 +12,7 @@ from typing import Any
 
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
-from solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
+from packgap.solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
 
 
 def _highs() -> Any:

@@ -3,7 +3,7 @@
 For models built column by column (column generation) or too large for Pyomo's
 per-nonzero cost (about 17 us, DESIGN.md): rows are declared once, columns arrive as CSC
 arrays, and the same HiGHS instance is re-solved warm after each batch of new columns.
-:mod:`solvers.highspy_mip` solves a whole array MIP in one call through the same model.
+:mod:`packgap.solvers.highspy_mip` solves a whole array MIP in one call through the same model.
 
 Conventions: minimisation; row duals ``y`` and reduced costs ``c - A^T y`` as HiGHS reports
 them (a binding ``<=`` row has ``y <= 0``). The duals are floating-point numbers from a
@@ -21,7 +21,7 @@ import numpy as np
 
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def _highspy() -> Any:

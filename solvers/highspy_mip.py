@@ -7,7 +7,7 @@ assembled as a compressed-sparse-column matrix reaches HiGHS in milliseconds. Th
 
 with ``x[i]`` integer where ``integer[i]``. A ``start`` vector (a feasible point, e.g. a
 heuristic's answer) is handed to HiGHS as its first incumbent. It is solved through the one raw
-``highspy`` back-end, :class:`solvers.highspy_lp.HighsModel`.
+``highspy`` back-end, :class:`packgap.solvers.highspy_lp.HighsModel`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.result import Status
-from solvers.highspy_lp import Columns, HighsModel, version
-from solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
+from packgap.solvers.highspy_lp import Columns, HighsModel, version
+from packgap.solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
 
 
 @dataclass(frozen=True)

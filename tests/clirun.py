@@ -10,7 +10,7 @@ from pathlib import Path
 
 def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
-    code = "from analysis.cli import main; main()"
+    code = "from packgap.analysis.cli import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from instances.traces import ENV, trace_file, traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.traces import ENV, trace_file, traces_dir
 
 
 def test_explicit_then_environment(tmp_path, monkeypatch):

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.calibration.methods import METHODS
-from analysis.calibration.reproduce import REPRODUCTIONS
-from analysis.calibration.simulate import SIMULATION
-from analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
+from packgap.analysis.calibration.methods import METHODS
+from packgap.analysis.calibration.reproduce import REPRODUCTIONS
+from packgap.analysis.calibration.simulate import SIMULATION
+from packgap.analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
 from packgap.calibration import FAMILY, workload
 from packgap.calibration.instance import OBJECTIVES
 
@@ -26,39 +26,39 @@ def _model_options(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _generate(opts: Mapping[str, Any]) -> Any:
-    from instances.calibration.jobsets import generate
+    from packgap.instances.calibration.jobsets import generate
 
     extra = {"gpus_per_node": opts["gpus_per_node"]} if "gpus_per_node" in opts else {}
     return generate(opts["jobs"], opts.get("seed", 0), **_model_options(opts), **extra)
 
 
 def _table3(opts: Mapping[str, Any]) -> Any:
-    from instances.calibration.jobsets import table3
+    from packgap.instances.calibration.jobsets import table3
 
     return table3(opts["job_set"], **_model_options(opts))
 
 
 def _workload(opts: Mapping[str, Any]) -> Any:
-    from instances.calibration.workload import generate
+    from packgap.instances.calibration.workload import generate
 
     extra = {k: opts[k] for k in ("rate", "max_hours") if k in opts}
     return generate(opts["jobs"], opts.get("seed", 0), **extra)
 
 
 def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.calibration.workload import from_philly
+    from packgap.instances.calibration.workload import from_philly
 
     return from_philly(path, **{k: opts[k] for k in ("jobs", "start", "max_hours", "seed") if k in opts})
 
 
 def _openb(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.calibration.workload import from_openb
+    from packgap.instances.calibration.workload import from_openb
 
     return from_openb(path, **{k: opts[k] for k in ("jobs", "start_s", "max_hours", "seed") if k in opts})
 
 
 def _commands() -> Any:
-    from analysis.calibration.commands import commands
+    from packgap.analysis.calibration.commands import commands
 
     return commands()
 

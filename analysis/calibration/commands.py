@@ -32,7 +32,7 @@ COLUMNS = (
 
 
 def report_rows(granularity: float) -> list[dict[str, Any]]:
-    from analysis.calibration.reproduce import _calibration_row
+    from packgap.analysis.calibration.reproduce import _calibration_row
 
     rows = [_calibration_row(f"JC{i}", granularity) for i in range(1, 9)]
     for r in rows:
@@ -73,8 +73,8 @@ def commands() -> typer.Typer:
     @app.command("check")
     def check(instance: Path, solution: Path) -> None:
         """Validate SOLUTION against the job set INSTANCE and print its objective and metrics."""
-        from analysis.registry import load_instance
         from packgap import jsonio
+        from packgap.analysis.registry import load_instance
         from packgap.errors import PackgapError
 
         family, value = load_instance(instance)

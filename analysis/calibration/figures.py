@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.calibration.simulate import improvement
-from analysis.plotting import new_figure, save_figure
+from packgap.analysis.calibration.simulate import improvement
+from packgap.analysis.plotting import new_figure, save_figure
 
 VARIANT_LABELS = {
     "unequal": "+ unequal packing",

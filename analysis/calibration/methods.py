@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from analysis.method import Method, MethodOutput, RunContext
-from heuristics.calibration.gimbal import coordinate
-from heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
-from heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
+from packgap.analysis.method import Method, MethodOutput, RunContext
 from packgap.calibration import CalibrationInstance
 from packgap.errors import TimeLimitReached
+from packgap.heuristics.calibration.gimbal import coordinate
+from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
+from packgap.heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
 from packgap.result import Status
 
 
@@ -56,9 +56,9 @@ def _fixed(
 
 
 def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
-    from models.calibration import exhaustive
-    from models.calibration.grid import grid_options, shares
-    from models.calibration.layout import layout
+    from packgap.models.calibration import exhaustive
+    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
@@ -71,9 +71,9 @@ def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutp
 
 
 def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
-    from models.calibration.frontier import optimise
-    from models.calibration.grid import grid_options, shares
-    from models.calibration.layout import layout
+    from packgap.models.calibration.frontier import optimise
+    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
@@ -86,10 +86,10 @@ def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> Method
 
 
 def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
-    from models.calibration.continuous import continuous_bound
-    from models.calibration.frontier import optimise
-    from models.calibration.grid import grid_options, shares
-    from models.calibration.layout import layout
+    from packgap.models.calibration.continuous import continuous_bound
+    from packgap.models.calibration.frontier import optimise
+    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     ctx.built()

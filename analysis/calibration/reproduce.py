@@ -1,7 +1,7 @@
 """GIMBAL's Fig. 13, Fig. 15, Fig. 12 and Fig. 8, each with the exact calibration optimum beside GIMBAL.
 
 * Fig. 13 (section 7.4): GIMBAL's search time and the job set's mean JCT *including the search*
-  (:func:`~heuristics.calibration.search_cost.objective_with_search`) against the LGRR
+  (:func:`~packgap.heuristics.calibration.search_cost.objective_with_search`) against the LGRR
   granularity, 5-30 %, for JC2, JC5 and JC7; beside them the exact optimum on each grid and the
   continuous-share bound (no search cost: an oracle).
 * Fig. 15 (section 7.4): full search against early exit on JC1-JC8: search time (paper: 480 s
@@ -20,16 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.calibration import figures
-from analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
-from analysis.calibration.simulate import improvement
-from analysis.kit import PaperValue, Reproduction, Tick
-from heuristics.calibration.gimbal import coordinate
-from heuristics.calibration.online import BASES, run_workload
-from heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
-from instances.calibration.jobsets import table3
+from packgap.analysis.calibration import figures
+from packgap.analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
+from packgap.analysis.calibration.simulate import improvement
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
 from packgap.calibration.workload import Workload
 from packgap.errors import PackgapError
+from packgap.heuristics.calibration.gimbal import coordinate
+from packgap.heuristics.calibration.online import BASES, run_workload
+from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
+from packgap.instances.calibration.jobsets import table3
 
 FIG13_SETS = ("JC2", "JC5", "JC7")
 FIG13_GRANULARITY = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
@@ -37,10 +37,10 @@ FIG12_VARIANTS = ("baseline", "unequal", "liss", "gimbal", "exact")
 
 
 def _calibration_row(name: str, granularity: float) -> dict[str, Any]:
-    from models.calibration.continuous import continuous_bound
-    from models.calibration.frontier import optimise
-    from models.calibration.grid import grid_options
-    from models.calibration.layout import layout
+    from packgap.models.calibration.continuous import continuous_bound
+    from packgap.models.calibration.frontier import optimise
+    from packgap.models.calibration.grid import grid_options
+    from packgap.models.calibration.layout import layout
 
     inst = table3(name, granularity=granularity)
     cost = CostModel()
@@ -87,8 +87,8 @@ def fig15(quick: bool, tick: Tick) -> list[dict[str, Any]]:
 
 def philly(jobs: int, nodes: int) -> tuple[Workload, str]:
     """Section 7.1's Philly workload, or the generator's when the trace folder lacks it."""
-    from instances.calibration.workload import from_philly, generate
-    from instances.traces import traces_dir
+    from packgap.instances.calibration.workload import from_philly, generate
+    from packgap.instances.traces import traces_dir
 
     try:
         path = traces_dir(None) / "philly" / "philly.csv"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.kit import Option, Simulation, SimulationTable, Tick
-from heuristics.calibration.online import BASES, VARIANTS, run_all
+from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
 from packgap.calibration.workload import Workload
+from packgap.heuristics.calibration.online import BASES, VARIANTS, run_all
 
 #: The metric each base scheduler is judged by (section 7.1, "Methodology").
 HEADLINE = {"lucid": "mean_jct_s", "gandiva": "deadlines_met", "gavel": "makespan_s"}

@@ -6,13 +6,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
-from analysis.packing.direction import DIRECTION
-from analysis.packing.methods import METHODS
-from analysis.packing.reproduce import REPRODUCTIONS
-from analysis.packing.simulate import SIMULATION
-from analysis.packing.views import packing_groups
-from analysis.planning import GPU_TYPES
+from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
+from packgap.analysis.packing.direction import DIRECTION
+from packgap.analysis.packing.methods import METHODS
+from packgap.analysis.packing.reproduce import REPRODUCTIONS
+from packgap.analysis.packing.simulate import SIMULATION
+from packgap.analysis.packing.views import packing_groups
+from packgap.analysis.planning import GPU_TYPES
 from packgap.gpus import parse_gpu_types
 from packgap.packing import FAMILY
 
@@ -22,13 +22,13 @@ def _types(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _generate(opts: Mapping[str, Any]) -> Any:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     return generate(opts["jobs"], opts.get("seed", 0), **_types(opts))
 
 
 def _muri(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.packing import muri
+    from packgap.instances.packing import muri
 
     return muri.build(path, opts.get("seed", 0), max_jobs=opts.get("max_jobs"), **_types(opts))
 
@@ -57,7 +57,7 @@ TRACE_SOURCES: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
 
 def _packing_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     def build(path: Path, opts: Mapping[str, Any]) -> Any:
-        from instances.packing import from_trace, trace_sources
+        from packgap.instances.packing import from_trace, trace_sources
 
         trace = trace_sources.read(source, path, opts)
         return from_trace.build(

@@ -1,7 +1,7 @@
 """The direction of CUCKOO's Table 12 (issue 13): when does packing help, and why do the
 generated small instances reverse it; and why every heuristic planner misses 24 of 40
 deadlines on the Muri trace (section 5; the readings are those of
-:mod:`analysis.packing.reproduce`).
+:mod:`packgap.analysis.packing.reproduce`).
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.packing import figures
-from analysis.packing.muri_misses import muri_misses, muri_values
-from analysis.packing.reproduce import PAPER_JOBS, mean, offline, online_metrics_row, online_run
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.packing import figures
+from packgap.analysis.packing.muri_misses import muri_misses, muri_values
+from packgap.analysis.packing.reproduce import PAPER_JOBS, mean, offline, online_metrics_row, online_run
 
 # --- the direction of Table 12 (issue 13) --------------------------------------------
 
 #: Table 12's protocol: only the packing changes, MCHP plans.
 DIRECTION_PIPELINES = ("dab+mchp", "blossom+mchp", "none+mchp")
 TABLE7 = "A800:2,RTX4090:8,A10:6"
-#: The generator's own settings (section 4.1 as instances.packing.generator reads it).
+#: The generator's own settings (section 4.1 as packgap.instances.packing.generator reads it).
 BASE: dict[str, Any] = {
     "duration_median_s": 180.0,
     "arrival_scale": 1.0,
@@ -67,8 +67,8 @@ def workload(base: str, spec: Mapping[str, Any], seed: int) -> Any:
     """The instance of one setting. A model subset keeps those models' jobs (at most ``jobs``)
     of a workload longer by 1 / share and scales arrivals by the share (same arrival rate and
     first burst); ``arrival_scale`` stretches arrivals, each deadline keeping its distance."""
-    from instances.packing.generator import TABLE8, generate
     from packgap.gpus import parse_gpu_types
+    from packgap.instances.packing.generator import TABLE8, generate
 
     kept = MODEL_SETS.get(spec["models"])
     share = len(kept) / len(TABLE8) if kept else 1.0
@@ -114,7 +114,7 @@ def median_eff(instance: Any) -> float:
     """Median eq. 1 eff_value of all candidate pairs on their best type (ground truth)."""
     import numpy as np
 
-    from heuristics.packing.scores import pair_scores
+    from packgap.heuristics.packing.scores import pair_scores
 
     eff = pair_scores(instance, instance.interleaving, 0.0).eff
     return float(np.median(eff)) if len(eff) else 1.0
@@ -161,7 +161,7 @@ def sweep(
 def issue_cells(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     """Issue 13's cells on ``generate(N, 3)``: heuristics, exact planning of their groups and
     the joint optimum (does it pack at all?), under each eq. 10 mode the instance offers."""
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
     from packgap.packing.instance import Objective
 
     rows = []

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import new_figure, save_figure
 
 Rows = Sequence[Mapping[str, Any]]
 #: Systems in the order the figures show them.
@@ -21,7 +21,7 @@ DIRECTION_COLORS = {"helps": "tab:green", "tie": "0.8", "hurts": "tab:red"}
 def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
     """Fig. 6 from Table 4's slots (resource time drawn from each slot's start) and the
     iteration times of AM, Muri-P and the two jobs run one after the other."""
-    from analysis.packing.reproduce import iteration
+    from packgap.analysis.packing.reproduce import iteration
 
     fig = new_figure(11.0, 4.0)
     timeline, bars = fig.subplots(1, 2, width_ratios=(2.2, 1))
@@ -105,7 +105,7 @@ def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
     shaded (no schedule reaches it)."""
     import numpy as np
 
-    from analysis.packing.reproduce import PAPER_ONLINE
+    from packgap.analysis.packing.reproduce import PAPER_ONLINE
 
     paper = {s: v for table in PAPER_ONLINE.values() for s, v in table.items()}
     runs = [r for r in rows if r["kind"] == "run"]
@@ -298,7 +298,7 @@ def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
 def draw_direction(rows: Rows, out_dir: Path) -> list[Path]:
     """Queue length vs None / DAB, one panel per factor, the direction per objective, and the
     Muri-trace misses (when the trace was there)."""
-    from analysis.packing.direction import direction_summary
+    from packgap.analysis.packing.direction import direction_summary
 
     summary = direction_summary(rows)
     paths = _draw_queue(summary, out_dir) + _draw_factors(rows, out_dir) + _draw_objectives(summary, out_dir)

@@ -1,6 +1,6 @@
 """Methods of the ``packing`` family: CUCKOO's and Muri's packing + planning pipelines.
 
-Each method is ``packer+planner`` (``heuristics.packing.pipeline``): packer ``dab`` (CUCKOO,
+Each method is ``packer+planner`` (``packgap.heuristics.packing.pipeline``): packer ``dab`` (CUCKOO,
 eq. 12), ``blossom`` (Muri, efficiency only) or ``none``, then planner ``mchp`` (CUCKOO,
 eq. 13-14), ``fifo`` or ``edf`` (section 4.5 baselines). ``estimator = "auto"`` lets the
 packer pick its own interleaving model (AM for DAB and none, Muri-P for Blossom).
@@ -13,12 +13,12 @@ from the best of the packer's heuristic plans and never worse than it): against 
 and the ``packer+planner`` rows it splits a pipeline's gap into the part the packing loses
 and the part the planning loses.
 
-``exact-ti`` (:mod:`analysis.packing.ti`) is the strong joint model: the adaptive time-indexed
+``exact-ti`` (:mod:`packgap.analysis.packing.ti`) is the strong joint model: the adaptive time-indexed
 LP with safe dual bounds, LP rounding and a CP-SAT polish. ``exact-cpsat`` rounds its data in
 the relaxing direction (its bound is a certificate on any data) and re-times its answer;
 ``exact-milp`` is the tiny big-M cross-check, refused when its time limit cannot even build
 it. Each reports the higher of its own bound and the closed-form bound of
-:mod:`models.packing.bounds`.
+:mod:`packgap.models.packing.bounds`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from analysis.method import Method, MethodOutput, RunContext
-from analysis.packing.ti.driver import TiSettings, solve_ti
-from heuristics.packing.pipeline import (
+from packgap.analysis.method import Method, MethodOutput, RunContext
+from packgap.analysis.packing.ti.driver import TiSettings, solve_ti
+from packgap.errors import TimeLimitReached, UnknownNameError
+from packgap.heuristics.packing.pipeline import (
     PACKER_STAGES,
     PACKERS,
     PLANNER_STAGES,
@@ -40,16 +41,15 @@ from heuristics.packing.pipeline import (
     pipeline_defaults,
     run_pipeline,
 )
-from models.packing import cpsat as cp_packing
-from models.packing.bounds import lower_bound
-from models.packing.data import place
-from packgap.errors import TimeLimitReached, UnknownNameError
+from packgap.models.packing import cpsat as cp_packing
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import place
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 from packgap.packing.instance import INTERLEAVINGS
 from packgap.result import Status
-from solvers.cpsat import solve_cpsat
-from solvers.cpsat import version as cpsat_version
-from solvers.highs import solve_pyomo
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.cpsat import version as cpsat_version
+from packgap.solvers.highs import solve_pyomo
 
 
 def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
@@ -75,8 +75,8 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    from models.packing import milp as milp_packing
-    from models.packing.data import candidates
+    from packgap.models.packing import milp as milp_packing
+    from packgap.models.packing.data import candidates
 
     count = milp_packing.disjunctions(instance, candidates(instance))
     left = ctx.time_left()
@@ -137,7 +137,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    from solvers.highspy_lp import version
+    from packgap.solvers.highspy_lp import version
 
     hints = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
     out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)

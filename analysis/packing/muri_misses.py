@@ -1,7 +1,7 @@
 """Why every heuristic planner misses 24 of 40 deadlines on the Muri trace (issue 13): the
 runs of :func:`muri_misses` and their instrumentation (jobs lost on arrival, jobs behind a
 full-width gang, idle GPU hours), part of the ``cuckoo-direction`` reproduction
-(:mod:`analysis.packing.direction`).
+(:mod:`packgap.analysis.packing.direction`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from analysis.kit import PaperValue, Tick
-from analysis.packing.reproduce import offline, online_metrics_row, online_run
+from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.packing.reproduce import offline, online_metrics_row, online_run
 
 MURI_TRACE = "muri/cluster_exp/cluster_trace.csv"
 _ONLINE = ("dab+mchp", "blossom+mchp", "none+fifo", "none+edf")
@@ -32,9 +32,9 @@ MURI_SCENARIOS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
 
 def muri_instance() -> Any:
     """Issue 13's Muri instance (40 jobs, V100:32, seed 1), or None without the trace."""
-    from instances.packing import muri
-    from instances.traces import traces_dir
     from packgap.errors import PackgapError
+    from packgap.instances.packing import muri
+    from packgap.instances.traces import traces_dir
 
     try:
         path = traces_dir(None) / MURI_TRACE

@@ -1,7 +1,7 @@
 """Online runs of the packing pipelines (CUCKOO section 4.2, Table 9, Fig. 9).
 
 :func:`pipeline_policy` turns a registered ``packer+planner`` pipeline
-(:mod:`heuristics.packing.pipeline`) into a re-planning policy for
+(:mod:`packgap.heuristics.packing.pipeline`) into a re-planning policy for
 :func:`packgap.packing.online.simulate`. At each round the policy
 
 1. takes the waiting jobs and the *free* GPUs only: heterogeneity-aware packing assumes the
@@ -27,9 +27,11 @@ from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
-from analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
-from analysis.packing.online_bound import Reference
-from heuristics.packing.pipeline import (
+from packgap.analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
+from packgap.analysis.packing.online_bound import Reference
+from packgap.errors import UnknownNameError
+from packgap.gpus import GpuType
+from packgap.heuristics.packing.pipeline import (
     PACKERS,
     PLANNERS,
     Packer,
@@ -38,8 +40,6 @@ from heuristics.packing.pipeline import (
     homogeneous_view,
     run_pipeline,
 )
-from packgap.errors import UnknownNameError
-from packgap.gpus import GpuType
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.evaluate import TOL
 from packgap.packing.online import DEFAULT_INTERVAL_S, OnlineRun, Replan, Series, Start, View, simulate

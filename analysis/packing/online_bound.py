@@ -12,7 +12,7 @@ lower bound on it. Two are offered:
   of most iterations; the bound takes that into account instead of assuming that
   interleaving never speeds a job up. Costs O(N x kinds x GPU types).
 * the offline optimum of an exact method (``exact-cpsat``, ``exact-milp``) run through
-  :func:`analysis.run.solve` on the instance with ``objective = "mean-jct"``: reported as
+  :func:`packgap.analysis.run.solve` on the instance with ``objective = "mean-jct"``: reported as
   "offline optimum" only when proven optimal, else its proven bound as "offline bound".
 """
 
@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from analysis.packing.methods import BY_NAME
-from analysis.run import solve
+from packgap.analysis.packing.methods import BY_NAME
+from packgap.analysis.run import solve
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import Job
 from packgap.packing.timeline import MS, iteration_ms
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ def plot_document(document: dict[str, Any], path: Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from analysis.packing.online import overtime_steps
+    from packgap.analysis.packing.online import overtime_steps
 
     arrival = {j["id"]: j["arrival_s"] for j in document["jobs"]}
     deadline = {j["id"]: j["deadline_s"] for j in document["jobs"]}

@@ -5,10 +5,10 @@
   ours (594 ms, best order) stands without a paper value.
 * ``cuckoo-table6``: MCHP's edge weights (eq. 13-14) on Table 5 and the matching it picks;
   the text's "allocating Group A to GPU A Order 1" is read as Group 1.
-* ``cuckoo-online``: section 4's online comparison (:mod:`analysis.packing.online`), every
+* ``cuckoo-online``: section 4's online comparison (:mod:`packgap.analysis.packing.online`), every
   system on the same generated Table 7-8 workload (the first 130 jobs of the 521-job
   section 4.1 workload when quick, all 521 otherwise), with each mean JCT's certified gap to
-  the best reference of :mod:`analysis.packing.online_bound` (proven lower bound, or the
+  the best reference of :mod:`packgap.analysis.packing.online_bound` (proven lower bound, or the
   offline bound of ``exact-ti``).
 * ``cuckoo-direction``: issue 13's finding that not packing beats DAB+MCHP, explained by
   one-factor variations (:func:`direction`), and the Muri-trace deadline misses
@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.packing import figures
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.packing import figures
 
 #: CUCKOO Table 3 (ms): S, F, B, C and the section 3.2.1 synchronisation rule.
 TABLE3 = {
@@ -160,8 +160,8 @@ def table5_instance() -> Any:
 
 def table6(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     """Every edge's C1, C2 and weight, MCHP's matching, and every matching of least cost."""
-    from heuristics.planning import mchp, mchp_edge_costs
-    from heuristics.planning.mchp import mchp_slots
+    from packgap.heuristics.planning import mchp, mchp_edge_costs
+    from packgap.heuristics.planning.mchp import mchp_slots
 
     instance = table5_instance()
     slots = [(instance.type_names[k], n) for k, n in mchp_slots(instance)]
@@ -207,7 +207,7 @@ def compare_table6(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
 def online_run(instance: Any, pipeline: str, params: Mapping[str, Any]) -> Any:
     """One online run (60 s rounds) of ``pipeline``; ``blind_as`` names the GPU type a
     heterogeneity-blind system sees everywhere (CUCKOO-Homo, section 4.6)."""
-    from analysis.packing.online import pipeline_replan
+    from packgap.analysis.packing.online import pipeline_replan
     from packgap.packing.online import simulate
 
     given = {k: v for k, v in params.items() if k != "blind_as"}
@@ -219,7 +219,7 @@ def online_run(instance: Any, pipeline: str, params: Mapping[str, Any]) -> Any:
 
 def online_metrics_row(instance: Any, run: Any) -> dict[str, float]:
     """The online metrics the reproductions keep of a run (evaluator-scored, validated)."""
-    from analysis.packing.online import online_metrics
+    from packgap.analysis.packing.online import online_metrics
 
     m = online_metrics(instance, run)
     keys = ("objective", "mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "pairs", "mean_queue")
@@ -228,10 +228,10 @@ def online_metrics_row(instance: Any, run: Any) -> dict[str, float]:
 
 def offline(instance: Any, method: str, limit: float, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One offline solve, scored by the family evaluator; the solution stays in the result."""
-    from analysis.packing.methods import BY_NAME
-    from analysis.run import solve
+    from packgap.analysis.packing.methods import BY_NAME
+    from packgap.analysis.run import solve
     from packgap.packing import FAMILY
-    from solvers.outcome import SolveOptions
+    from packgap.solvers.outcome import SolveOptions
 
     result = solve(FAMILY, instance, BY_NAME[method], options=SolveOptions(time_limit=limit), params=params)
     keys = ("mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "pairs")
@@ -246,7 +246,7 @@ def offline(instance: Any, method: str, limit: float, params: Mapping[str, Any] 
 
 def online_instance(seed: int, jobs: int) -> Any:
     """The first ``jobs`` jobs of the 521-job section 4.1 workload of ``seed``."""
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     full = generate(PAPER_JOBS, seed)
     return replace(full, name=f"cuckoo-online-n{jobs}-s{seed}", jobs=full.jobs[:jobs])
@@ -260,8 +260,8 @@ def online(quick: bool, tick: Tick) -> list[dict[str, Any]]:
 def online_rows(seeds: Sequence[int], jobs: int, exact_limit: float | None, tick: Tick) -> list[dict[str, Any]]:
     """Every system of :data:`SYSTEMS` online on each seed's workload, and the references
     (the offline bound of ``exact-ti`` within ``exact_limit`` s; None: the lower bound only)."""
-    from analysis.packing.online_bound import references
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.packing.online_bound import references
+    from packgap.solvers.outcome import SolveOptions
 
     rows: list[dict[str, Any]] = []
     tick("cuckoo-online", 0, len(seeds) * (len(SYSTEMS) + 1))

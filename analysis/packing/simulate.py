@@ -1,4 +1,4 @@
-"""``packgap simulate`` on a packing instance: CUCKOO's online mode (:mod:`analysis.packing.online`).
+"""``packgap simulate`` on a packing instance: CUCKOO's online mode (:mod:`packgap.analysis.packing.online`).
 
 Jobs arrive over time, the waiting queue is re-packed and re-planned every round, groups are
 never preempted. The objective and metrics of every run come from the family's evaluator; a
@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.kit import Option, Simulation, SimulationTable, Tick
-from analysis.packing.methods import BY_NAME
-from analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
-from analysis.packing.online_bound import references
-from analysis.packing.online_plots import plot_document
+from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
+from packgap.analysis.packing.methods import BY_NAME
+from packgap.analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
+from packgap.analysis.packing.online_bound import references
+from packgap.analysis.packing.online_plots import plot_document
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.packing import PackingInstance
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 #: Seconds between re-plans when the user names no ``--interval`` (CUCKOO's 60 s rounds).
 DEFAULT_INTERVAL = 60.0

@@ -8,12 +8,22 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import MAX_SIZE, SEED, DocumentKind, FamilyKit, Generator, GeneratorNote, Option, TraceBuilder, View
-from analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
-from analysis.placement.methods import METHODS
-from analysis.placement.reproduce import REPRODUCTIONS
-from analysis.placement.simulate import SIMULATION
-from analysis.placement.views import placement_bins
+from packgap.analysis.kit import (
+    MAX_SIZE,
+    SEED,
+    DocumentKind,
+    FamilyKit,
+    Generator,
+    GeneratorNote,
+    Option,
+    TraceBuilder,
+    View,
+)
+from packgap.analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
+from packgap.analysis.placement.methods import METHODS
+from packgap.analysis.placement.reproduce import REPRODUCTIONS
+from packgap.analysis.placement.simulate import SIMULATION
+from packgap.analysis.placement.views import placement_bins
 from packgap.errors import PackgapError
 from packgap.placement import FAMILY, trace
 
@@ -23,7 +33,7 @@ JOBS = Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE)
 def _round(opts: Mapping[str, Any]) -> Any:
     """A generated round; when its jobs do not all fit, the file keeps those that do (the
     instances of the README and of issue 11 were made that way) and the user is told."""
-    from instances.placement.rounds import generate_round
+    from packgap.instances.placement.rounds import generate_round
 
     seed = opts.get("seed", 0)
     try:
@@ -34,13 +44,13 @@ def _round(opts: Mapping[str, Any]) -> Any:
 
 
 def _synergy(opts: Mapping[str, Any]) -> Any:
-    from instances.placement.synergy import synergy_cluster_trace
+    from packgap.instances.placement.synergy import synergy_cluster_trace
 
     return synergy_cluster_trace(opts["jobs"], opts.get("rate", 10.0), opts.get("seed", 0), gpus=opts.get("gpus", 256))
 
 
 def _pal_sia(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.placement.sia import build_trace
+    from packgap.instances.placement.sia import build_trace
 
     return build_trace(
         path,
@@ -63,8 +73,8 @@ CLUSTER_OPTIONS = (
 
 def _cluster_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     def build(path: Path, opts: Mapping[str, Any]) -> Any:
-        from instances.packing import trace_sources
-        from instances.placement import from_trace
+        from packgap.instances.packing import trace_sources
+        from packgap.instances.placement import from_trace
 
         return from_trace.build(
             trace_sources.read(source, path, opts),

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import new_figure, save_figure
 from packgap.result import certified_gap, primal_gap
 
 #: Tiresias' placement (section IV-A1), the paper's reference in Fig. 11 and 13.

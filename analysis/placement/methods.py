@@ -1,8 +1,8 @@
 """Methods of the ``placement`` family: PAL's policies, its baselines and two exact models.
 
-The heuristic methods are the policies of :data:`heuristics.placement.POLICIES`, with the
+The heuristic methods are the policies of :data:`packgap.heuristics.placement.POLICIES`, with the
 parameters of their signatures. Every method places one scheduling round. Sticky and non-sticky variants of a baseline
-make the same choice within a round (``heuristics.placement.baselines``); they differ in
+make the same choice within a round (``packgap.heuristics.placement.baselines``); they differ in
 the round-based simulator, where sticky jobs keep their GPUs.
 """
 
@@ -11,23 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from analysis.method import MIN_SOLVE_S, Method, MethodOutput, RunContext
-from heuristics.placement import POLICIES, PolicySpec, pal, pm_first
-from heuristics.placement.blocks import resort_blocks
-from models.placement import cpsat as cp_placement
-from models.placement.cells import round_cells
+from packgap.analysis.method import MIN_SOLVE_S, Method, MethodOutput, RunContext
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.heuristics.placement import POLICIES, PolicySpec, pal, pm_first
+from packgap.heuristics.placement.blocks import resort_blocks
+from packgap.models.placement import cpsat as cp_placement
+from packgap.models.placement.cells import round_cells
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 from packgap.result import Status
-from solvers.cpsat import solve_cpsat
-from solvers.highs import solve_pyomo
-from solvers.outcome import SolveOptions
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.highs import solve_pyomo
+from packgap.solvers.outcome import SolveOptions
 
 
 def incumbent(instance: PlacementInstance) -> float:
     """The best evaluated objective of PAL and PM-First: the cut-off that lets the exact
-    models drop cells no better placement can use (``models.placement.cells``)."""
+    models drop cells no better placement can use (``packgap.models.placement.cells``)."""
     return min(FAMILY.evaluate(instance, place(instance, 0)).objective for place in (pal, pm_first))
 
 
@@ -35,7 +35,7 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
-    from models.placement import milp as milp_placement
+    from packgap.models.placement import milp as milp_placement
 
     model = milp_placement.build_milp(instance, rc)
     ctx.built()
@@ -63,13 +63,13 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
-    is small enough (``analysis.placement.exact_blocks.search``)."""
+    is small enough (``packgap.analysis.placement.exact_blocks.search``)."""
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    from analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
-    from models.placement.block_paths import start_values
-    from solvers.highspy_lp import version
-    from solvers.highspy_mip import solve_mip
+    from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
+    from packgap.models.placement.block_paths import start_values
+    from packgap.solvers.highspy_lp import version
+    from packgap.solvers.highspy_mip import solve_mip
 
     start = resort_blocks(instance, pal(instance))
     left = ctx.time_left()

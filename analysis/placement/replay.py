@@ -1,7 +1,7 @@
 """Replay of the PAL artifact simulator on a Sia-Philly workload (blox-sim-inputs
 PROVENANCE.md): its 64-GPU slowdown table, 360 s rounds, FIFO, L_across = 1.7, its model
 constants, its untracked extra jobs and its own readings of PM-First and PAL
-(:mod:`heuristics.placement.artifact`).
+(:mod:`packgap.heuristics.placement.artifact`).
 
 Not reproduced: the artifact's ``wait_time`` quirk for submit times on an odd multiple of
 the round (our wait is JCT minus time run), and its CPU-dependent order among nodes with
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from analysis.placement.simulate import EXTRA_JOBS, simulate_trace
-from instances.placement.sia import build_trace
+from packgap.analysis.placement.simulate import EXTRA_JOBS, simulate_trace
+from packgap.instances.placement.sia import build_trace
 from packgap.placement import PlacementInstance
 from packgap.placement.simulator import Observer, SimResult
 

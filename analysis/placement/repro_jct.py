@@ -1,5 +1,5 @@
 """PAL's Fig. 11 (average JCT per policy against Tiresias) and Fig. 13 (against the locality
-penalty L_across) on the Sia-Philly workloads (:mod:`analysis.placement.sia_philly`); the full
+penalty L_across) on the Sia-Philly workloads (:mod:`packgap.analysis.placement.sia_philly`); the full
 set computes both the paper's and the artifact's readings of PM-First and PAL.
 
 Improvements are read as 1 - the geomean over workloads of (policy / Tiresias), Tiresias being
@@ -13,17 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from analysis.kit import PaperValue, Tick
-from analysis.placement.figures import geomean, ratios
-from analysis.placement.sia_philly import L_ACROSS, READINGS, missing, sia_philly, simulate_policy
-from heuristics.placement import POLICIES
+from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.placement.figures import geomean, ratios
+from packgap.analysis.placement.sia_philly import L_ACROSS, READINGS, missing, sia_philly, simulate_policy
+from packgap.heuristics.placement import POLICIES
 
 FIG13_PENALTIES = (1.0, 1.5, 2.0, 2.5, 3.0)
 
 
 def jct_rows(penalties: Sequence[float], readings: Sequence[str], label: str, tick: Tick) -> list[dict[str, Any]]:
     """Every policy on every workload at each L_across and reading: the run's metrics."""
-    from analysis.placement.simulate import metrics
+    from packgap.analysis.placement.simulate import metrics
 
     sia = sia_philly()
     if isinstance(sia, str):

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from statistics import median
 from typing import Any
 
-from analysis.kit import PaperValue, Tick
-from heuristics.placement import POLICIES, cluster_policy
+from packgap.analysis.kit import PaperValue, Tick
+from packgap.heuristics.placement import POLICIES, cluster_policy
 from packgap.placement import PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 
@@ -42,9 +42,9 @@ def overhead_rows(sizes: Sequence[int], rounds: int, synergy_jobs: int, tick: Ti
     the K-Means binning timed apart (once per cluster: profiles are static, section IV-C); and
     every round of a ``synergy_jobs``-job Synergy trace on 256 GPUs at 10 jobs/hour, the
     paper's setting of its 2.8 s median."""
-    from heuristics.placement.schedulers import fifo
-    from instances.placement.rounds import generate_round
-    from instances.placement.synergy import synergy_cluster_trace
+    from packgap.heuristics.placement.schedulers import fifo
+    from packgap.instances.placement.rounds import generate_round
+    from packgap.instances.placement.synergy import synergy_cluster_trace
     from packgap.placement.simulator import simulate
 
     rows = []

@@ -1,6 +1,6 @@
 """A new figure (not in the paper): each policy's per-round gap to the exact round optimum
-(``exact-blocks``) along the Sia-Philly workloads (:mod:`analysis.placement.sia_philly`), with
-the proven bound (:mod:`analysis.placement.round_gaps`).
+(``exact-blocks``) along the Sia-Philly workloads (:mod:`packgap.analysis.placement.sia_philly`), with
+the proven bound (:mod:`packgap.analysis.placement.round_gaps`).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from analysis.kit import PaperValue, Tick
-from analysis.placement.figures import certified, primal
-from analysis.placement.sia_philly import Rounds, SiaPhilly, missing, sia_philly, simulate_policy
-from heuristics.placement import POLICIES
+from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.placement.figures import certified, primal
+from packgap.analysis.placement.sia_philly import Rounds, SiaPhilly, missing, sia_philly, simulate_policy
+from packgap.heuristics.placement import POLICIES
 from packgap.placement import PlacementInstance
 
 
@@ -34,9 +34,9 @@ def gap_rows(
     """Each policy's every ``every``-th placed round against ``exact-blocks``: one row per
     (workload, policy) with the round indices, the policy's objective, the exact objective,
     the proven bound and the status; rounds equal under :func:`round_key` are solved once."""
-    from analysis.placement.round_gaps import exact_gaps
+    from packgap.analysis.placement.round_gaps import exact_gaps
     from packgap.placement import FAMILY
-    from solvers.outcome import SolveOptions
+    from packgap.solvers.outcome import SolveOptions
 
     rows = []
     for w in workloads:

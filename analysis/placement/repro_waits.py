@@ -1,5 +1,5 @@
 """PAL's Fig. 12: the wait time of every job of Sia-Philly workloads 3 and 5 under PM-First, PAL
-and Tiresias (:mod:`analysis.placement.sia_philly`). The paper plots the waits without numbers;
+and Tiresias (:mod:`packgap.analysis.placement.sia_philly`). The paper plots the waits without numbers;
 the comparison reports each run's mean wait.
 """
 
@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from analysis.kit import PaperValue, Tick
-from analysis.placement.figures import BASELINE
-from analysis.placement.sia_philly import missing, sia_philly, simulate_policy
+from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.placement.figures import BASELINE
+from packgap.analysis.placement.sia_philly import missing, sia_philly, simulate_policy
 
 FIG12_WORKLOADS = (3, 5)
 FIG12_POLICIES = ("pm-first", "pal", BASELINE)

@@ -1,20 +1,20 @@
 """PAL's Fig. 11, 12, 13 and 18, and a new figure: per-round gaps to the exact round optimum.
 
-One module per reproduction: :mod:`analysis.placement.repro_jct` (Fig. 11 and 13, which share
-their runs), :mod:`analysis.placement.repro_waits` (Fig. 12),
-:mod:`analysis.placement.repro_overhead` (Fig. 18) and
-:mod:`analysis.placement.repro_round_gaps`; the Sia-Philly setup they share is
-:mod:`analysis.placement.sia_philly`.
+One module per reproduction: :mod:`packgap.analysis.placement.repro_jct` (Fig. 11 and 13, which share
+their runs), :mod:`packgap.analysis.placement.repro_waits` (Fig. 12),
+:mod:`packgap.analysis.placement.repro_overhead` (Fig. 18) and
+:mod:`packgap.analysis.placement.repro_round_gaps`; the Sia-Philly setup they share is
+:mod:`packgap.analysis.placement.sia_philly`.
 """
 
 from __future__ import annotations
 
-from analysis.kit import Reproduction
-from analysis.placement import figures
-from analysis.placement.repro_jct import compare_fig11, compare_fig13, fig11, fig13
-from analysis.placement.repro_overhead import compare_fig18, fig18
-from analysis.placement.repro_round_gaps import compare_round_gaps, round_gaps
-from analysis.placement.repro_waits import compare_fig12, fig12
+from packgap.analysis.kit import Reproduction
+from packgap.analysis.placement import figures
+from packgap.analysis.placement.repro_jct import compare_fig11, compare_fig13, fig11, fig13
+from packgap.analysis.placement.repro_overhead import compare_fig18, fig18
+from packgap.analysis.placement.repro_round_gaps import compare_round_gaps, round_gaps
+from packgap.analysis.placement.repro_waits import compare_fig12, fig12
 
 REPRODUCTIONS = tuple(
     Reproduction(name, "PAL", item, title, compute, draw, compare)

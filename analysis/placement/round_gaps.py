@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from analysis.placement.methods import BY_NAME
-from analysis.run import solve
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.run import solve
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster, Place, Scheduler, SimJob, SimResult, simulate
 from packgap.result import Status, certified_gap, primal_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 @dataclass(frozen=True)

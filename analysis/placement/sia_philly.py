@@ -4,9 +4,9 @@ per-round gaps.
 They run the artifact's simulator setup on ``pal/sia_philly_workloads/workload-N.csv`` of the
 trace folder: its 64-GPU slowdown table (``blox-sim-inputs/gpu_perfvar_64gpu_seed42.csv``),
 model constants and classes, 360 s rounds, L_across = 1.7 and its untracked extra jobs
-(:func:`instances.placement.sia.build_trace`, ``replay="blox"``), FIFO scheduling. PM-First
+(:func:`packgap.instances.placement.sia.build_trace`, ``replay="blox"``), FIFO scheduling. PM-First
 and PAL run in the paper's reading by default (``readings="paper"``) and in the artifact's
-own (``"artifact"``, :mod:`heuristics.placement.artifact`). Without the trace folder, the
+own (``"artifact"``, :mod:`packgap.heuristics.placement.artifact`). Without the trace folder, the
 rows say so and every compared value is None.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from heuristics.placement import cluster_policy
 from packgap.errors import PackgapError
+from packgap.heuristics.placement import cluster_policy
 from packgap.placement import PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster, SimJob, SimResult
 
@@ -39,10 +39,10 @@ class SiaPhilly:
 
 def sia_philly() -> SiaPhilly | str:
     """The Sia-Philly workloads of the trace folder, or why they are not available."""
-    from analysis.placement.simulate import EXTRA_JOBS
-    from instances.placement.sia import build_trace
-    from instances.placement.sim import artifact_extra_jobs
-    from instances.traces import traces_dir
+    from packgap.analysis.placement.simulate import EXTRA_JOBS
+    from packgap.instances.placement.sia import build_trace
+    from packgap.instances.placement.sim import artifact_extra_jobs
+    from packgap.instances.traces import traces_dir
 
     try:
         folder = traces_dir(None) / "pal"
@@ -73,7 +73,7 @@ def simulate_policy(
     sia: SiaPhilly, cluster: Cluster, workload: int, policy: str, readings: str, record: Rounds | None = None
 ) -> SimResult:
     """One FIFO run of a workload; ``record`` collects every placed round and its placement."""
-    from heuristics.placement.schedulers import fifo
+    from packgap.heuristics.placement.schedulers import fifo
     from packgap.placement.simulator import simulate
 
     def observe(instance: PlacementInstance, solution: PlacementSolution) -> None:

@@ -6,18 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.kit import Option, Simulation, SimulationTable, Tick
-from analysis.placement.methods import exact_policy
-from analysis.placement.plots import plot_trace_run
-from analysis.placement.round_gaps import exact_gaps, gaps_document
-from heuristics.placement import POLICIES, Policy, cluster_policy
-from heuristics.placement.schedulers import SCHEDULERS
-from instances.placement.sim import artifact_extra_jobs
+from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
+from packgap.analysis.placement.methods import exact_policy
+from packgap.analysis.placement.plots import plot_trace_run
+from packgap.analysis.placement.round_gaps import exact_gaps, gaps_document
 from packgap.errors import UnknownNameError
+from packgap.heuristics.placement import POLICIES, Policy, cluster_policy
+from packgap.heuristics.placement.schedulers import SCHEDULERS
+from packgap.instances.placement.sim import artifact_extra_jobs
 from packgap.placement import PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster, Observer, SimJob, SimResult, simulate
 from packgap.placement.trace import ClusterTrace
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 #: Untracked extra jobs of a blox replay: at 2 jobs/hour they keep arriving for ~2,000 hours.
 EXTRA_JOBS = 4000
@@ -34,7 +34,7 @@ def run(
     **policy_params: Any,
 ) -> SimResult:
     """Simulate ``jobs`` with scheduler ``fifo`` / ``las`` / ``srtf`` and a placement policy
-    of ``heuristics.placement.POLICIES`` (PM-First / PAL options in ``policy_params``)."""
+    of ``packgap.heuristics.placement.POLICIES`` (PM-First / PAL options in ``policy_params``)."""
     if scheduler not in SCHEDULERS:
         raise UnknownNameError("scheduler", scheduler, list(SCHEDULERS))
     chosen = cluster_policy(policy, cluster, **policy_params)

@@ -11,7 +11,7 @@ from packgap.placement.trace import ClusterTrace
 
 
 def placement_bins(instance: Any) -> list[dict[str, Any]]:
-    from heuristics.placement import bin_scores
+    from packgap.heuristics.placement import bin_scores
 
     if isinstance(instance, ClusterTrace):
         instance = instance.cluster

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option
-from analysis.planning.methods import METHODS
-from analysis.planning.reproduce import REPRODUCTIONS
+from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option
+from packgap.analysis.planning.methods import METHODS
+from packgap.analysis.planning.reproduce import REPRODUCTIONS
 from packgap.gpus import parse_gpu_types
 from packgap.planning import FAMILY
 
@@ -15,7 +15,7 @@ GPU_TYPES = Option("gpu_types", str, "NAME:COUNT,... GPU mix (default: CUCKOO Ta
 
 
 def _generate(opts: Mapping[str, Any]) -> Any:
-    from instances.planning.generator import generate
+    from packgap.instances.planning.generator import generate
 
     kwargs: dict[str, Any] = {}
     if "gpu_types" in opts:

@@ -1,6 +1,6 @@
 """Figure of the planning reproduction: a pure function of the computed rows, PNG and PDF.
 
-matplotlib is imported when the figure is drawn (:mod:`analysis.plotting`, no pyplot).
+matplotlib is imported when the figure is drawn (:mod:`packgap.analysis.plotting`, no pyplot).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import new_figure, save_figure
 from packgap.result import certified_gap, primal_gap
 
 HEURISTICS = ("mchp", "fifo", "edf")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.method import Method, MethodOutput, RunContext, signature_defaults
-from heuristics.planning import edf, fifo, mchp
-from models.planning import cpsat as cp_planning
-from models.planning.positional_flow import build_positional_slots, slots_to_solution
+from packgap.analysis.method import Method, MethodOutput, RunContext, signature_defaults
 from packgap.errors import PackgapError
+from packgap.heuristics.planning import edf, fifo, mchp
+from packgap.models.planning import cpsat as cp_planning
+from packgap.models.planning.positional_flow import build_positional_slots, slots_to_solution
 from packgap.planning import FAMILY, GpuSequence, PlanningInstance, PlanningSolution
 from packgap.result import Status
-from solvers.cpsat import solve_cpsat
-from solvers.flow import capacitated_assignment
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.flow import capacitated_assignment
 
 
 def _sequences(instance: PlanningInstance, plans: dict[tuple[int, int], list[str]]) -> PlanningSolution:
@@ -47,8 +47,8 @@ def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
-    from models.planning import milp as milp_planning
-    from solvers.highspy_mip import solve_mip
+    from packgap.models.planning import milp as milp_planning
+    from packgap.solvers.highspy_mip import solve_mip
 
     model = milp_planning.build_milp(instance)
     horn_plan, horn = horn_flow(instance)

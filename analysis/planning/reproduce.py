@@ -1,7 +1,7 @@
 """How far CUCKOO's planners (MCHP, FIFO, EDF; section 3.3.3 and section 4.5) are from the
 proven optimum, against the number of groups, and the Table 13 quantities on the same plans.
 
-Instances come from :func:`instances.planning.generator.generate` on a scarce cluster of 3
+Instances come from :func:`packgap.instances.planning.generator.generate` on a scarce cluster of 3
 GPUs (A800 x1, RTX4090 x2), so groups queue and the order matters; several seeds per size.
 The optimum is the best plan of ``exact-milp`` (raw highspy), and of ``exact-cpsat`` where
 the MILP does not prove optimality in the time limit; the bound is the best of theirs, so a
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.planning import figures
-from analysis.planning.figures import HEURISTICS, gaps, instances, mean
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.planning import figures
+from packgap.analysis.planning.figures import HEURISTICS, gaps, instances, mean
 from packgap.errors import PackgapError
 
 CLUSTER = (("A800", 1), ("RTX4090", 2))
@@ -31,12 +31,12 @@ TABLE13 = {"mchp": (1.00, 77.16), "fifo": (1.30, 41.46), "edf": (1.22, 64.88)}
 def gap_rows(sizes: Sequence[int], seeds: int, time_limit: float, tick: Tick) -> list[dict[str, Any]]:
     """One row per (groups, seed, method) with the evaluated objective, the method's status
     and bound, its metrics, and the instance's best exact objective and best bound."""
-    from analysis.planning.methods import METHODS
-    from analysis.run import solve
-    from instances.planning.generator import generate
+    from packgap.analysis.planning.methods import METHODS
+    from packgap.analysis.run import solve
+    from packgap.instances.planning.generator import generate
     from packgap.planning import FAMILY
     from packgap.result import Status, beats
-    from solvers.outcome import SolveOptions
+    from packgap.solvers.outcome import SolveOptions
 
     by_name = {m.name: m for m in METHODS}
     options = SolveOptions(time_limit=time_limit)

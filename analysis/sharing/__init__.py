@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
-from analysis.sharing.commands import commands
-from analysis.sharing.methods import METHODS
-from analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
-from analysis.sharing.reproduce import REPRODUCTIONS
-from analysis.sharing.simulate import SIMULATION
+from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
+from packgap.analysis.sharing.commands import commands
+from packgap.analysis.sharing.methods import METHODS
+from packgap.analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
+from packgap.analysis.sharing.reproduce import REPRODUCTIONS
+from packgap.analysis.sharing.simulate import SIMULATION
 from packgap.sharing import FAMILY
 
 XI_SOURCE = Option("xi_source", str, "Co-location data for xi (default gavel).", choices=("gavel", "lucid", "global"))
@@ -19,20 +19,20 @@ XI = Option("xi", float, "Global interference ratio (with --xi-source global; de
 
 
 def _generate(opts: Mapping[str, Any]) -> Any:
-    from instances.sharing.generator import generate
+    from packgap.instances.sharing.generator import generate
 
     keys = ("nodes", "gpus_per_node", "hours", "duration_median_s", "xi", "preemption_overhead_s", "workload")
     return generate(opts["jobs"], opts.get("seed", 0), **{k: opts[k] for k in keys if k in opts})
 
 
 def _pollux(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.sharing.traces import from_pollux
+    from packgap.instances.sharing.traces import from_pollux
 
     return from_pollux(path, **{k: opts[k] for k in ("profiles", "xi_source", "xi", "traces") if k in opts})
 
 
 def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
-    from instances.sharing.traces import from_philly
+    from packgap.instances.sharing.traces import from_philly
 
     keys = ("jobs", "seed", "hours", "start", "xi_source", "xi", "traces")
     return from_philly(path, **{k: opts[k] for k in keys if k in opts})

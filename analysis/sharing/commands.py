@@ -29,7 +29,7 @@ def commands() -> typer.Typer:
         as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     ) -> None:
         """Theorem 1: share the running job's GPUs now (kappa = 0) or start after it (kappa = P_R)?"""
-        from heuristics.sharing.pair import pair_decision
+        from packgap.heuristics.sharing.pair import pair_decision
 
         d = pair_decision(running_remaining, new, xi_running, xi_new)
         doc = {"t_seq": d.t_seq, "t_con": d.t_con, "kappa": d.kappa, "share": d.share}

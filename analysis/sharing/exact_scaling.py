@@ -7,7 +7,7 @@ node's bound gap and, when the search stops early, the gap to the best bound it 
 Gaps are on the average JCT, relative to the best schedule found. Then each policy's mean
 gap to the proven optima (the README's table).
 
-    python -m analysis.sharing.exact_scaling --jobs 6 7 8 --seeds 1-10 --time-limit 60
+    python -m packgap.analysis.sharing.exact_scaling --jobs 6 7 8 --seeds 1-10 --time-limit 60
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 
-from analysis.sharing.methods import NON_PREEMPTIVE, best_heuristic
-from heuristics.sharing.tiresias import tiresias
-from instances.sharing.generator import generate
-from models.sharing.branch_bound import solve
+from packgap.analysis.sharing.methods import NON_PREEMPTIVE, best_heuristic
+from packgap.heuristics.sharing.tiresias import tiresias
+from packgap.instances.sharing.generator import generate
+from packgap.models.sharing.branch_bound import solve
 from packgap.sharing import FAMILY, SharingInstance
 
 #: The README table's columns: every policy with its default parameters.

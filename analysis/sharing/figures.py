@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import new_figure, save_figure
 
 HOUR = 3600.0
 POLICIES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")

@@ -4,7 +4,7 @@ workload, the exact branch and bound, the time-indexed relaxations and the cheap
 Exact results and preemption: the branch and bound proves the optimum over non-preemptive
 schedules (the paper's model, eq. 10); Tiresias preempts and may go below it. So every exact
 method reports as its bound a value that holds for preemptive schedules too (the cheap
-bound of :mod:`models.sharing.bound`, or the MILP relaxation's), and the non-preemptive
+bound of :mod:`packgap.models.sharing.bound`, or the MILP relaxation's), and the non-preemptive
 optimum goes into the message (or, when the search stops early, its own bound on it: the
 least bound over the nodes it left open) and the status comes from that bound.
 """
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.method import Method, MethodOutput, RunContext, signature_defaults
-from heuristics.sharing.exclusive import fifo, sjf
-from heuristics.sharing.sjf_bsbf import sjf_bsbf
-from heuristics.sharing.sjf_ffs import sjf_ffs
-from heuristics.sharing.tiresias import tiresias
+from packgap.analysis.method import Method, MethodOutput, RunContext, signature_defaults
 from packgap.errors import PackgapError
+from packgap.heuristics.sharing.exclusive import fifo, sjf
+from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
+from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
+from packgap.heuristics.sharing.tiresias import tiresias
 from packgap.result import Status
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 
@@ -54,7 +54,7 @@ def best_heuristic(instance: SharingInstance) -> SharingSolution:
 
 
 def _bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from models.sharing.bound import average_jct_lower_bound
+    from packgap.models.sharing.bound import average_jct_lower_bound
 
     solution = best_heuristic(instance)
     ctx.built()
@@ -62,8 +62,8 @@ def _bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
 
 
 def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from models.sharing.bound import average_jct_lower_bound
-    from models.sharing.branch_bound import solve
+    from packgap.models.sharing.bound import average_jct_lower_bound
+    from packgap.models.sharing.branch_bound import solve
 
     incumbent = best_heuristic(instance)
     left = ctx.time_left()
@@ -96,7 +96,7 @@ def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutpu
 
 def _milp(backend: str) -> Any:
     def run(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-        from analysis.sharing.relaxation import solve_relaxation
+        from packgap.analysis.sharing.relaxation import solve_relaxation
 
         return solve_relaxation(instance, ctx, backend, ctx.params["slots"])
 

@@ -4,8 +4,8 @@ Section VI-A follows Pollux's settings: jobs sampled from Microsoft's busiest pe
 Pollux's six tasks, GPU counts and iterations, scaled 0.5x-2x. The Pollux artifact ships
 exactly such workloads (``../shared/traces/pollux/workloads{-0.5,,-1.5,-2.0}``: 80, 160, 240
 and 320 jobs per file, eight files each), so this reproduction runs every policy on them
-(:func:`instances.sharing.traces.from_pollux`, xi from Gavel's measured co-location), beside
-the generated workloads of :mod:`analysis.sharing.reproduce`. The paper's own sample is 240
+(:func:`packgap.instances.sharing.traces.from_pollux`, xi from Gavel's measured co-location), beside
+the generated workloads of :mod:`packgap.analysis.sharing.reproduce`. The paper's own sample is 240
 jobs at 1x, so its Table III (240 jobs) is compared with the 1.5x files (240 jobs) and its
 Table IV (480 jobs) with the 2.0x files (320 jobs, the heaviest published): the comparison
 is of the relative improvements the paper claims, not of absolute hours.
@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.sharing import figures
-from analysis.sharing.reproduce import HOUR, mean_bound, mean_metric, simulate_row
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.sharing import figures
+from packgap.analysis.sharing.reproduce import HOUR, mean_bound, mean_metric, simulate_row
 
 #: Relative load -> the artifact's folder.
 LOADS = {0.5: "workloads-0.5", 1.0: "workloads", 1.5: "workloads-1.5", 2.0: "workloads-2.0"}
@@ -37,8 +37,8 @@ CLAIMS = {
 
 def workload_files(quick: bool) -> dict[float, list[Path]] | str:
     """The workload CSVs per load (workload-1 only when ``quick``), or why there are none."""
-    from instances.traces import traces_dir
     from packgap.errors import PackgapError
+    from packgap.instances.traces import traces_dir
 
     try:
         root = traces_dir(None) / "pollux"
@@ -58,7 +58,7 @@ def workload_files(quick: bool) -> dict[float, list[Path]] | str:
 
 
 def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    from instances.sharing.traces import from_pollux
+    from packgap.instances.sharing.traces import from_pollux
 
     files = workload_files(quick)
     if isinstance(files, str):

@@ -1,7 +1,7 @@
 """The time-indexed relaxation as a method: build, solve (HiGHS or CP-SAT), replay.
 
 The solver's proven bound on the relaxation is a valid bound on the sum of completion
-times (:mod:`models.sharing.time_indexed`); the schedule is Algorithm 1's placement with
+times (:mod:`packgap.models.sharing.time_indexed`); the schedule is Algorithm 1's placement with
 the relaxation's completion times as priorities, replayed by the online driver, so it is
 a real schedule that the evaluator scores like any other. The horizon is the makespan of
 the best heuristic schedule.
@@ -9,14 +9,14 @@ the best heuristic schedule.
 
 from __future__ import annotations
 
-from analysis.method import MethodOutput, RunContext
-from analysis.sharing.methods import best_heuristic
-from heuristics.sharing.sjf_bsbf import bsbf_in_order
-from models.sharing import time_indexed
+from packgap.analysis.method import MethodOutput, RunContext
+from packgap.analysis.sharing.methods import best_heuristic
+from packgap.heuristics.sharing.sjf_bsbf import bsbf_in_order
+from packgap.models.sharing import time_indexed
 from packgap.result import Status
 from packgap.sharing import FAMILY, SharingInstance
-from solvers.cpsat import solve_cpsat
-from solvers.highs import solve_pyomo
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.highs import solve_pyomo
 
 
 def solve_relaxation(instance: SharingInstance, ctx: RunContext, backend: str, slots: int) -> MethodOutput:

@@ -1,10 +1,10 @@
 """Reproductions of SJF-BSBF's Tables II-IV and Fig. 6a-b, each with a valid bound beside it.
 
-Workloads are generated (:mod:`instances.sharing.generator`; the paper's traces are not
+Workloads are generated (:mod:`packgap.instances.sharing.generator`; the paper's traces are not
 published): Table II on the testbed workload (30 jobs, 16 GPUs), Tables III-IV on 240 and
 480 jobs over 8 hours on 64 GPUs, Fig. 6a at 0.5x-2x of 240 jobs, Fig. 6b with one injected
 xi in 1.0-2.0. Each row holds every policy's metrics and the cheap bound on the average JCT
-(:mod:`models.sharing.bound`); Table II also the time-indexed MILP's bound (30 jobs is the
+(:mod:`packgap.models.sharing.bound`); Table II also the time-indexed MILP's bound (30 jobs is the
 range it serves). Pollux's row is not reproduced: it picks batch sizes and GPU counts with a
 goodput model (statistical efficiency + a genetic-algorithm allocator) that eqs. 3-7 and
 gang scheduling cannot express; porting it faithfully is a project of its own.
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.kit import PaperValue, Reproduction, Tick
-from analysis.sharing import figures
-from analysis.sharing.simulate import POLICY_NAMES, POLLUX_NOTE
+from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.sharing import figures
+from packgap.analysis.sharing.simulate import POLICY_NAMES, POLLUX_NOTE
 
 HOUR = 3600.0
 TABLE2 = {"fifo": (2317, 662.6), "sjf": (2319, 609.55), "tiresias": (2398, 664.73), "sjf-ffs": (2176, 530.36)}
@@ -50,7 +50,7 @@ COPY_ERROR = "Table IV prints SJF-FFS's queuing row for FIFO too (copy error)"
 
 def simulate_row(instance: Any, extra: Mapping[str, Any], tick: Tick) -> dict[str, Any]:
     """Every policy on one instance plus the cheap bound: one JSON-ready row."""
-    from analysis.sharing.simulate import run
+    from packgap.analysis.sharing.simulate import run
 
     doc = run(instance, {"policy": "all"}, 0, None, tick)
     return {**extra, "instance": instance.name, "bound_avg_jct_s": doc["bound_avg_jct_s"], "runs": doc["runs"]}
@@ -61,10 +61,10 @@ def _seeds(quick: bool) -> range:
 
 
 def table2(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    from analysis.method import Clock, RunContext
-    from analysis.sharing.relaxation import solve_relaxation
-    from instances.sharing.generator import generate
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.method import Clock, RunContext
+    from packgap.analysis.sharing.relaxation import solve_relaxation
+    from packgap.instances.sharing.generator import generate
+    from packgap.solvers.outcome import SolveOptions
 
     rows = []
     for seed in _seeds(quick):
@@ -78,7 +78,7 @@ def table2(quick: bool, tick: Tick) -> list[dict[str, Any]]:
 
 def _load(jobs: int) -> Any:
     def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-        from instances.sharing.generator import generate
+        from packgap.instances.sharing.generator import generate
 
         return [simulate_row(generate(jobs, seed), {"seed": seed, "jobs": jobs}, tick) for seed in _seeds(quick)]
 
@@ -86,7 +86,7 @@ def _load(jobs: int) -> Any:
 
 
 def fig6a(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    from instances.sharing.generator import generate
+    from packgap.instances.sharing.generator import generate
 
     rows = []
     for load in (0.5, 1.0, 1.5, 2.0):
@@ -96,7 +96,7 @@ def fig6a(quick: bool, tick: Tick) -> list[dict[str, Any]]:
 
 
 def fig6b(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    from instances.sharing.generator import generate
+    from packgap.instances.sharing.generator import generate
 
     rows = []
     for xi in (1.0, 1.25, 1.5, 1.75, 2.0):

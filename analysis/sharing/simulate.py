@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.kit import Option, Simulation, SimulationTable, Tick
-from analysis.sharing.methods import parse_thresholds
+from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
+from packgap.analysis.sharing.methods import parse_thresholds
 from packgap.errors import UnknownNameError
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 
@@ -20,10 +20,10 @@ POLLUX_NOTE = "Pollux not reproduced: its goodput model changes batch size and G
 
 def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
     """Run one online policy by name."""
-    from heuristics.sharing.exclusive import fifo, sjf
-    from heuristics.sharing.sjf_bsbf import sjf_bsbf
-    from heuristics.sharing.sjf_ffs import sjf_ffs
-    from heuristics.sharing.tiresias import tiresias
+    from packgap.heuristics.sharing.exclusive import fifo, sjf
+    from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
+    from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
+    from packgap.heuristics.sharing.tiresias import tiresias
 
     if name == "tiresias":
         return tiresias(instance, parse_thresholds(thresholds))
@@ -44,7 +44,7 @@ def policies(text: str) -> list[str]:
 def run(
     instance: SharingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
 ) -> dict[str, Any]:
-    from models.sharing.bound import average_jct_lower_bound
+    from packgap.models.sharing.bound import average_jct_lower_bound
 
     names = policies(options.get("policy", "all"))
     runs = []

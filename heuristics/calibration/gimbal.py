@@ -4,7 +4,7 @@ As published:
 
 1. J_max = the job of largest world size; subset1 = {J_max}, subset2 = the others; if
    Priority(subset2) < Priority(subset1) they swap, so subset2 is the high-priority subset
-   (lines 1-4; priorities of :mod:`heuristics.calibration.priority`).
+   (lines 1-4; priorities of :mod:`packgap.heuristics.calibration.priority`).
 2. swell(subset2) (line 5).
 3. Repeat GeneratingPrimitives(subset1, J_max) and measure the local objective (lines 6-8);
    stop after three consecutive attempts without gain (early exit, lines 9-10).
@@ -33,13 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from heuristics.calibration.liss import liss_split
-from heuristics.calibration.priority import priorities, subset_priority
-from heuristics.calibration.search_cost import Step
-from heuristics.calibration.state import Calibration, free_competition
 from packgap.calibration import CalibrationInstance
 from packgap.calibration.speed import FULL
 from packgap.errors import PackgapError
+from packgap.heuristics.calibration.liss import liss_split
+from packgap.heuristics.calibration.priority import priorities, subset_priority
+from packgap.heuristics.calibration.search_cost import Step
+from packgap.heuristics.calibration.state import Calibration, free_competition
 
 #: Relative improvement below which an attempt counts as "no gain".
 GAIN_TOL = 1e-9

@@ -1,7 +1,7 @@
 """GIMBAL as a wrapper over base schedulers, end to end (sections 7.2 and 7.3), on packgap.engine.
 
 Base schedulers (non-preemptive, each job placed once on free GPUs on the fewest nodes, or
-packed onto a running job by the rules of :mod:`heuristics.calibration.cluster`); the queue is
+packed onto a running job by the rules of :mod:`packgap.heuristics.calibration.cluster`); the queue is
 tried in the scheduler's order at every arrival and finish, skipping jobs that do not fit:
 
 * ``lucid`` (JCT, section 7.2): shortest solo duration first; packs a pair only when both
@@ -23,7 +23,7 @@ Variants (the ablation of Fig. 12, and the oracle beside it):
 
 Every set's calibration is validated (section 5.1 topology included) before it runs. A
 search is charged as extra steps: what a job would have trained at its final configuration
-during the search minus what it did train (:func:`~heuristics.calibration.search_cost.completions_with_search`),
+during the search minus what it did train (:func:`~packgap.heuristics.calibration.search_cost.completions_with_search`),
 never negative (the engine charges work, it cannot give it back).
 """
 
@@ -32,22 +32,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from heuristics.calibration.cluster import Cluster
-from heuristics.calibration.gimbal import coordinate
-from heuristics.calibration.search_cost import CostModel, completions_with_search, search_time
-from heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
 from packgap.calibration import FAMILY, CalibrationInstance, Job
 from packgap.calibration.workload import Workload
 from packgap.engine import Decision, EngineJob, Run, State, simulate
+from packgap.heuristics.calibration.cluster import Cluster
+from packgap.heuristics.calibration.gimbal import coordinate
+from packgap.heuristics.calibration.search_cost import CostModel, completions_with_search, search_time
+from packgap.heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
 
 BASES = {"lucid": "jct", "gandiva": "deadline", "gavel": "makespan"}
 VARIANTS = ("baseline", "unequal", "liss", "gimbal", "exact")
 
 
 def _exact(instance: CalibrationInstance) -> Calibration:
-    from models.calibration.frontier import optimise
-    from models.calibration.grid import grid_options, shares
-    from models.calibration.layout import layout
+    from packgap.models.calibration.frontier import optimise
+    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     return with_liss(

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from heuristics.calibration.state import Calibration
 from packgap.calibration import CalibrationInstance
 from packgap.calibration.objectives import instance_objective
+from packgap.heuristics.calibration.state import Calibration
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from heuristics.calibration.liss import equal_split, liss_split
 from packgap.calibration import CalibrationInstance, CalibrationSolution, JobCalibration, remaining_times
 from packgap.calibration.objectives import instance_objective
 from packgap.calibration.speed import FULL, speeds
+from packgap.heuristics.calibration.liss import equal_split, liss_split
 
 
 @dataclass

@@ -23,11 +23,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from heuristics.packing.scores import PairScores, pair_scores
+from packgap.heuristics.packing.scores import PairScores, pair_scores
 from packgap.packing import PackingInstance
 from packgap.packing.groups import Groups, default_now
 from packgap.packing.instance import Interleaving
-from solvers.matching import MatchingBackend, max_weight_matching
+from packgap.solvers.matching import MatchingBackend, max_weight_matching
 
 
 def top_edges(u: np.ndarray, v: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:

@@ -8,13 +8,13 @@ batch's first arrival by default). ``w = 1`` is Muri's Blossom under the same es
 
 from __future__ import annotations
 
-from heuristics.packing.blossom import pack_by_matching
-from heuristics.packing.scores import pair_scores
+from packgap.heuristics.packing.blossom import pack_by_matching
+from packgap.heuristics.packing.scores import pair_scores
 from packgap.packing import PackingInstance
 from packgap.packing.groups import Groups, default_now
 from packgap.packing.instance import Interleaving
 from packgap.packing.values import DEFAULT_W, total_value
-from solvers.matching import MatchingBackend
+from packgap.solvers.matching import MatchingBackend
 
 
 def dab(

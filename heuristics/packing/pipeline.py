@@ -4,7 +4,7 @@
    rule (CUCKOO's heterogeneity-weighted one after DAB, Muri's GPU count after Blossom;
    section 3.3.4) may split pairs.
 2. *Planning* maps groups to (GPU type, order) with a planning-family heuristic (MCHP, FIFO
-   or EDF, :mod:`heuristics.planning`). The planning family assumes one GPU per group
+   or EDF, :mod:`packgap.heuristics.planning`). The planning family assumes one GPU per group
    (section 3.3.3), so groups of demand ``d`` are planned on ``count // d`` "slots" per GPU
    type, one planning instance per demand; group times come from the exact group timeline
    under the packer's estimator, a group's deadline is its earliest member deadline, and
@@ -30,18 +30,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from heuristics.packing.anti_overpacking import (
+from packgap.errors import UnknownNameError
+from packgap.gpus import GpuType
+from packgap.heuristics.packing.anti_overpacking import (
     gpu_count_target,
     unpack,
     weighted_target,
 )
-from heuristics.packing.blossom import muri_blossom
-from heuristics.packing.dab import dab
-from heuristics.packing.scores import group_eff, group_times
-from heuristics.packing.singles import no_packing
-from heuristics.planning import edf, fifo, mchp
-from packgap.errors import UnknownNameError
-from packgap.gpus import GpuType
+from packgap.heuristics.packing.blossom import muri_blossom
+from packgap.heuristics.packing.dab import dab
+from packgap.heuristics.packing.scores import group_eff, group_times
+from packgap.heuristics.packing.singles import no_packing
+from packgap.heuristics.planning import edf, fifo, mchp
 from packgap.packing import Job, PackingInstance, PackingSolution, PlacedGroup
 from packgap.packing.groups import Groups, default_now
 from packgap.packing.instance import Interleaving

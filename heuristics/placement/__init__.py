@@ -1,14 +1,14 @@
 """PAL's placement policies (sections III-B, III-C) and its baselines (section IV-A1); the
-registry of configured policies is :mod:`heuristics.placement.policies`."""
+registry of configured policies is :mod:`packgap.heuristics.placement.policies`."""
 
 from __future__ import annotations
 
-from heuristics.placement.baselines import packed, random_placement
-from heuristics.placement.lv_matrix import Cell, lv_matrix, traverse
-from heuristics.placement.pal import pal
-from heuristics.placement.pm_first import placement_order, pm_first
-from heuristics.placement.pm_score import ClassBins, bin_class, bin_scores
-from heuristics.placement.policies import POLICIES, Policy, PolicySpec, cluster_policy, policy_spec
+from packgap.heuristics.placement.baselines import packed, random_placement
+from packgap.heuristics.placement.lv_matrix import Cell, lv_matrix, traverse
+from packgap.heuristics.placement.pal import pal
+from packgap.heuristics.placement.pm_first import placement_order, pm_first
+from packgap.heuristics.placement.pm_score import ClassBins, bin_class, bin_scores
+from packgap.heuristics.placement.policies import POLICIES, Policy, PolicySpec, cluster_policy, policy_spec
 
 __all__ = [
     "POLICIES",

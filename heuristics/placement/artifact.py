@@ -4,13 +4,13 @@ paper-faithful default: outliers only above mean + 3 sample standard deviations;
 silhouette search stops after K = 2 (its return sits inside the loop), so K-Means runs with
 2 + (number of outliers) clusters on *all* values, outliers included; a GPU's bin value is
 its cluster centre divided by the median of the centres. The note states the result equals
-the best 1-D least-squares split, which :func:`~heuristics.placement.pm_score.kmeans_1d`
+the best 1-D least-squares split, which :func:`~packgap.heuristics.placement.pm_score.kmeans_1d`
 computes.
 
 The artifact's other readings (PM-First ties ``tie_break="node-fit"``; PAL walks every L x V
 entry, ``traversal="all"``, nodes with the most eligible GPUs first,
 ``node_order="most-eligible"``, whose order among equal nodes is CPU-dependent, see the note)
-are parameters of the policies, listed in :data:`heuristics.placement.policies.POLICIES`.
+are parameters of the policies, listed in :data:`packgap.heuristics.placement.policies.POLICIES`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import itertools
 import numpy as np
 import numpy.typing as npt
 
-from heuristics.placement.pm_score import ClassBins, kmeans_1d, outlier_mask
+from packgap.heuristics.placement.pm_score import ClassBins, kmeans_1d, outlier_mask
 
 
 def artifact_bins(job_class: str, scores: npt.ArrayLike) -> ClassBins:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from heuristics.placement.allocate import allocate
+from packgap.heuristics.placement.allocate import allocate
 from packgap.placement import PlacementInstance, PlacementSolution
 
 

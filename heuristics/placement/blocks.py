@@ -2,7 +2,7 @@
 score-ordered blocks within each job type (issue 11, item 2).
 
 PAL hands each job its GPUs one job at a time; two identical jobs (same class, GPU demand,
-``L_across`` and weight: one *type*, ``models.placement.job_types``) may end up with
+``L_across`` and weight: one *type*, ``packgap.models.placement.job_types``) may end up with
 interleaved PM-scores, so both pay a high worst GPU. Pooling the GPUs of a type's spread jobs
 and cutting the pool, sorted by score, into consecutive blocks minimises the sum of the
 blocks' worst scores; the jobs that PAL packed on one node are re-sorted only among the same
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from heuristics.placement.pal import pal
-from heuristics.placement.pm_score import ClassBins
-from models.placement.job_types import blocks, job_types
+from packgap.heuristics.placement.pal import pal
+from packgap.heuristics.placement.pm_score import ClassBins
+from packgap.models.placement.job_types import blocks, job_types
 from packgap.placement import PlacementInstance, PlacementSolution
 
 

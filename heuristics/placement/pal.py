@@ -21,10 +21,10 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from heuristics.placement.lv_matrix import Traversal, traverse
-from heuristics.placement.pm_first import TieBreak, place_by_class, pm_first_gpus
-from heuristics.placement.pm_score import ClassBins
 from packgap.errors import UnknownNameError
+from packgap.heuristics.placement.lv_matrix import Traversal, traverse
+from packgap.heuristics.placement.pm_first import TieBreak, place_by_class, pm_first_gpus
+from packgap.heuristics.placement.pm_score import ClassBins
 from packgap.placement import PlacementInstance, PlacementSolution
 
 #: Order in which the within-node step looks at nodes: ascending id, or the PAL artifact's

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from heuristics.placement.allocate import allocate
-from heuristics.placement.pm_score import ClassBins, bin_scores
 from packgap.errors import UnknownNameError
+from packgap.heuristics.placement.allocate import allocate
+from packgap.heuristics.placement.pm_score import ClassBins, bin_scores
 from packgap.placement import Job, PlacementInstance, PlacementSolution
 
 TieBreak = Literal["gpu", "node-fit"]

@@ -3,8 +3,8 @@
 Each :class:`PolicySpec` names a heuristic ``(round instance, seed, *, bins, **params) ->
 PlacementSolution``, whether the simulator keeps its jobs' GPUs across rounds (``sticky``),
 whether it places by binned PM-scores, and the PAL artifact's own readings (blox replay,
-:mod:`heuristics.placement.artifact`). Its parameters and their defaults are read from the
-heuristic's signature, so the methods of ``analysis.placement`` and the simulator's policies
+:mod:`packgap.heuristics.placement.artifact`). Its parameters and their defaults are read from the
+heuristic's signature, so the methods of ``packgap.analysis.placement`` and the simulator's policies
 cannot drift apart; binned policies add ``two_sided_outliers`` (3-sigma outliers on both
 sides, the paper's reading) and ``artifact_bins`` (the artifact's K-Means binning).
 """
@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from heuristics.placement.artifact import artifact_bins
-from heuristics.placement.baselines import packed, random_placement
-from heuristics.placement.pal import pal
-from heuristics.placement.pm_first import pm_first
-from heuristics.placement.pm_score import ClassBins, bin_scores
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.heuristics.placement.artifact import artifact_bins
+from packgap.heuristics.placement.baselines import packed, random_placement
+from packgap.heuristics.placement.pal import pal
+from packgap.heuristics.placement.pm_first import pm_first
+from packgap.heuristics.placement.pm_score import ClassBins, bin_scores
 from packgap.placement import PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Cluster
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
-from solvers.flow import capacitated_assignment, integer_costs
+from packgap.solvers.flow import capacitated_assignment, integer_costs
 
 #: Edge costs are floored onto this grid (seconds) for the integer min-cost flow.
 RESOLUTION_S = 1e-6

@@ -2,7 +2,7 @@
 
 For a running job R (holding its GPUs alone) and a new job N, try N's sub-batch b = B,
 ceil(B/2), ..., 1; at each b whose two workers fit in GPU memory, Theorem 1
-(:func:`~heuristics.sharing.pair.pair_decision`) gives the pair's best average completion
+(:func:`~packgap.heuristics.sharing.pair.pair_decision`) gives the pair's best average completion
 time t_share and whether to share (SF); keep the b with the least t_share.
 
 The printed algorithm differs in four places, each a printing error of the paper (DESIGN.md):
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heuristics.sharing.pair import decide_many
+from packgap.heuristics.sharing.pair import decide_many
 from packgap.sharing import Perf
 
 

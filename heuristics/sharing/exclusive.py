@@ -1,7 +1,7 @@
 """FIFO and SJF, the exclusive-GPU baselines of SJF-BSBF's section VI-A (1, 2).
 
 Both give each job G_j GPUs of its own, consolidated on the fewest nodes
-(:func:`~heuristics.sharing.online.consolidated`), at the largest sub-batch that fits an
+(:func:`~packgap.heuristics.sharing.online.consolidated`), at the largest sub-batch that fits an
 empty GPU, and never preempt. FIFO serves the queue in arrival order and, by default,
 lets the head of the queue block everyone behind it (the head-of-line blocking the paper
 holds against it); SJF orders by L_k = t_iter x I_k (the job's solo run time, known in
@@ -12,7 +12,7 @@ switches either behaviour.
 
 from __future__ import annotations
 
-from heuristics.sharing.online import OnlinePolicy, View, run_online
+from packgap.heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 

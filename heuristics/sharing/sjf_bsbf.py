@@ -17,7 +17,7 @@ chose over the partners it takes, so its workers fit beside every partner; each 
 judged with R's remaining solo time at R's sub-batch. Complexity per job:
 O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states; the Theorem 1
 evaluations of all waiting jobs that need them run as one array computation
-(:func:`~heuristics.sharing.batch_scaling.sharing_table`) per state of the cluster.
+(:func:`~packgap.heuristics.sharing.batch_scaling.sharing_table`) per state of the cluster.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heuristics.sharing.batch_scaling import sharing_table
-from heuristics.sharing.exclusive import solo_length
-from heuristics.sharing.online import OnlinePolicy, View, run_online
+from packgap.heuristics.sharing.batch_scaling import sharing_table
+from packgap.heuristics.sharing.exclusive import solo_length
+from packgap.heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 

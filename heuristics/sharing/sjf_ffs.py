@@ -11,8 +11,8 @@ is what makes sharing possible at all in this model).
 
 from __future__ import annotations
 
-from heuristics.sharing.exclusive import solo_length
-from heuristics.sharing.online import View, run_online
+from packgap.heuristics.sharing.exclusive import solo_length
+from packgap.heuristics.sharing.online import View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 

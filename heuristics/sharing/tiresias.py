@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from heuristics.sharing.online import View, run_online
+from packgap.heuristics.sharing.online import View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 
 #: Queue thresholds of attained GPU-seconds (Tiresias simulator ``queue_limit[0]``).

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from instances.calibration.anchors import bundled
 from packgap.calibration import CalibrationInstance, Job, ModelProfile, PairSpeed, ThroughputModel
 from packgap.calibration.throughput import DEFAULT_GRANULARITY
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.instances.calibration.anchors import bundled
 
 TABLE3 = Path(__file__).with_name("table3.json")
 #: Default concavity exponent of the share factor (an assumption; see packgap.calibration.speed).

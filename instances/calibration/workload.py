@@ -31,11 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.calibration.anchors import bundled
-from instances.calibration.jobsets import ALPHA, per_worker_batch, throughput_model
 from packgap.calibration.throughput import DEFAULT_GRANULARITY
 from packgap.calibration.workload import Workload, WorkloadJob
 from packgap.errors import PackgapError
+from packgap.instances.calibration.anchors import bundled
+from packgap.instances.calibration.jobsets import ALPHA, per_worker_batch, throughput_model
 
 CLASSES = {
     "small": ("ResNet-18", "MobileNetV2", "EfficientNet"),

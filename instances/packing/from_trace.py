@@ -1,7 +1,7 @@
 """Packing instances from trace jobs (submit time, GPU demand, duration), as CUCKOO section 4.1
 builds its workload.
 
-Rules, applied to the jobs a reader (:mod:`instances.packing.trace_records`) returns:
+Rules, applied to the jobs a reader (:mod:`packgap.instances.packing.trace_records`) returns:
 
 * Jobs: the first ``max_jobs`` in submit order; arrivals are shifted so the first arrives at 0.
 * GPU demand: the trace's. A job wider than every GPU type is an error unless ``drop_wide``
@@ -9,7 +9,7 @@ Rules, applied to the jobs a reader (:mod:`instances.packing.trace_records`) ret
 * Model and batch size: CUCKOO section 4.1 "randomly sample[s] the model and batch size from
   Table 8"; so does this builder, uniformly and seeded, whatever model the trace names (the
   trace keeps its arrivals, demands and durations). Stage profiles as in
-  :mod:`instances.packing.generator` (Muri's measured resource times, scaled by batch size
+  :mod:`packgap.instances.packing.generator` (Muri's measured resource times, scaled by batch size
   and per GPU type).
 * Iterations: the trace's duration (s) read as the standalone duration on the fastest GPU
   type, divided by the drawn model's standalone iteration time there, rounded, at least 1
@@ -26,9 +26,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from instances.packing.generator import DEFAULT_GPU_TYPES, JobSpec, table8_job, table8_model
-from instances.packing.trace_records import JobTrace, arrivals, select
 from packgap.gpus import GpuSpec, GpuType
+from packgap.instances.packing.generator import DEFAULT_GPU_TYPES, JobSpec, table8_job, table8_model
+from packgap.instances.packing.trace_records import JobTrace, arrivals, select
 from packgap.packing import PackingInstance
 from packgap.packing.instance import Interleaving
 

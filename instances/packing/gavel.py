@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, opened, read_csv
-from instances.traces import traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, opened, read_csv
+from packgap.instances.traces import traces_dir
 
 TRACE_FIELDS = (
     "job_type",

@@ -7,10 +7,10 @@ divides ``submit_time`` (ms) and the per-iteration times (ms) by 1000 to get sec
 
 Mapping rule (Muri does not name its resources; PROVENANCE.md infers them from the values):
 ``resource_time_0`` -> data loading ``S``; ``resource_time_1`` -> GPU time, split into
-forward ``F`` and backward ``B`` by the fixed share :data:`instances.packing.FORWARD_SHARE`
+forward ``F`` and backward ``B`` by the fixed share :data:`packgap.instances.packing.FORWARD_SHARE`
 (one third forward); ``resource_time_2`` -> communication ``C``. The trace is homogeneous
 (Muri's V100 testbed), so every GPU type gets the V100 times scaled by the generator's
-per-type factors (:func:`instances.packing.stage_profile`); the default cluster is one
+per-type factors (:func:`packgap.instances.packing.stage_profile`); the default cluster is one
 type, 64 "V100" (``cluster_spec_n8g8``: 8 nodes x 8 GPUs), where the factors are 1.
 Deadlines follow eq. 15 with ``seed``; arrivals are shifted so the first job arrives at 0.
 """
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.packing.generator import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
 from packgap.errors import InstanceError, Problem
 from packgap.gpus import GpuSpec, GpuType
+from packgap.instances.packing.generator import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
 

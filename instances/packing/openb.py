@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, read_csv
 from packgap.errors import PackgapError
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, read_csv
 
 COLUMNS = ("name", "num_gpu", "creation_time", "deletion_time")
 TIMES = ("creation_time", "deletion_time")

@@ -20,8 +20,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
 from packgap.errors import PackgapError
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
 
 COLUMNS = ("timestamp", "duration", "num_gpus", "cluster")
 

@@ -13,7 +13,7 @@ Columns: ``name`` (``<application>-<index>``, the job id), ``time`` (submit, s f
 start), ``application`` (bert, cifar10, deepspeech2, imagenet, ncf, yolov3), ``num_replicas``
 (GPUs), ``batch_size`` (global). No duration column: a job ends after its application's
 ``max_epochs``; its duration here is the standalone run time at its GPU count and batch
-size by :func:`instances.packing.pollux_jct.standalone_jct`, from the application's
+size by :func:`packgap.instances.packing.pollux_jct.standalone_jct`, from the application's
 throughput profiles (``<folder>/throughput_profiles/<application>/``; Sia's untyped files
 are Pollux's). The measured GPU type of those profiles is not stated (PROVENANCE.md).
 """
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.packing.pollux_jct import AppProfile, read_profile, standalone_jct
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
-from instances.traces import traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.packing.pollux_jct import AppProfile, read_profile, standalone_jct
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
+from packgap.instances.traces import traces_dir
 
 COLUMNS = ("name", "time", "application", "num_replicas", "batch_size")
 #: Default profile folders, relative to the trace folder, by source.

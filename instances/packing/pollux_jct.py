@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.packing.trace_records import CellReader, read_csv
 from packgap.errors import PackgapError
+from packgap.instances.packing.trace_records import CellReader, read_csv
 
 GPUS_PER_NODE = 4
 #: The artifact's explicit cap on the local batch (``APPLICATIONS``); others: the largest profiled.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
 
 FIELDS = ("job_id", "model_name", "arrival_time", "num_iters", "gpu_demand")
 #: ``iter_time`` (s) of Synergy's ``simulator/models/<model>_<gpus>.py`` classes.

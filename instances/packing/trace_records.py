@@ -2,8 +2,8 @@
 
 A reader turns one trace file into a :class:`JobTrace`: per job its file line, id, submit
 time (s), GPU demand and standalone duration (s). The packing builder
-(:mod:`instances.packing.from_trace`) and the cluster-trace builder
-(:mod:`instances.placement.from_trace`) map those to their families. Every bad cell is
+(:mod:`packgap.instances.packing.from_trace`) and the cluster-trace builder
+(:mod:`packgap.instances.placement.from_trace`) map those to their families. Every bad cell is
 reported at once (:class:`CellReader`) as ``line N, column NAME`` of the file, never as a
 traceback.
 """

@@ -1,8 +1,8 @@
 """The trace folders that carry jobs, by source name, and the reader each one needs.
 
 One table for both families' trace builders (``packing-<source>`` and ``cluster-<source>``):
-a source's reader turns a file into a :class:`~instances.packing.trace_records.JobTrace`,
-which :mod:`instances.packing.from_trace` or :mod:`instances.placement.from_trace` maps.
+a source's reader turns a file into a :class:`~packgap.instances.packing.trace_records.JobTrace`,
+which :mod:`packgap.instances.packing.from_trace` or :mod:`packgap.instances.placement.from_trace` maps.
 The Lucid folder has no job list (its Helios-Venus file holds 10-minute aggregates), so it
 is no source.
 """
@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from instances.packing import gavel, openb, philly, pollux, synergy_replay
-from instances.packing.trace_records import JobTrace
 from packgap.errors import UnknownNameError
+from packgap.instances.packing import gavel, openb, philly, pollux, synergy_replay
+from packgap.instances.packing.trace_records import JobTrace
 
 SOURCES = ("philly", "gavel", "openb", "pollux", "sia", "synergy")
 

@@ -1,8 +1,8 @@
 """Cluster traces for ``packgap simulate`` from trace jobs (submit time, GPU demand, duration).
 
-Rules, applied to the jobs a reader (:mod:`instances.packing.trace_records`) returns, in
+Rules, applied to the jobs a reader (:mod:`packgap.instances.packing.trace_records`) returns, in
 the way PAL section IV-B1 turns Philly-derived traces into simulator input and
-:mod:`instances.placement.synergy` builds its Synergy-like traces:
+:mod:`packgap.instances.placement.synergy` builds its Synergy-like traces:
 
 * Jobs: the first ``max_jobs`` in submit order; submit times shifted so the first is 0. A
   job wider than the cluster is an error unless ``drop_wide`` leaves it out (before
@@ -16,7 +16,7 @@ the way PAL section IV-B1 turns Philly-derived traces into simulator input and
   cluster), L_across = 1.7 (section IV-D), 300 s rounds. Per-GPU PM-score factors:
   ``factors="profiles"`` samples the variability profiles of ``traces/pal/variability``
   without repetition (section IV-C, the paper's method; classes A-D of ``profiles.json``);
-  ``"synthetic"`` draws :func:`instances.placement.variability.synthetic_factors` (classes
+  ``"synthetic"`` draws :func:`packgap.instances.placement.variability.synthetic_factors` (classes
   A-C, no files needed).
 """
 
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.packing.trace_records import JobTrace, arrivals, select
-from instances.placement.rounds import PAPER_MODEL_CLASSES
-from instances.placement.sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
-from instances.placement.variability import read_profiles, sample_factors, synthetic_factors
-from instances.traces import traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.packing.trace_records import JobTrace, arrivals, select
+from packgap.instances.placement.rounds import PAPER_MODEL_CLASSES
+from packgap.instances.placement.sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
+from packgap.instances.placement.variability import read_profiles, sample_factors, synthetic_factors
+from packgap.instances.traces import traces_dir
 from packgap.placement.simulator import Cluster, SimJob
 from packgap.placement.trace import ClusterTrace
 

@@ -1,7 +1,7 @@
 """Seeded placement rounds (one PAL scheduling round, section III) and trace-derived ones.
 
 :func:`generate_round` builds a synthetic round: nodes of 4 GPUs (Frontera, section IV-A),
-synthetic PM-scores for classes A, B, C (:mod:`instances.placement.variability`), and jobs drawn
+synthetic PM-scores for classes A, B, C (:mod:`packgap.instances.placement.variability`), and jobs drawn
 from the Sia-Philly GPU-demand mix measured over the 8 x 160 jobs of
 ``sia_philly_workloads`` (1 GPU 41 %, 4: 6 %, 6: 15 %, 8: 13 %, 12: 13 %, 16: 10 %, 24-48:
 2 %) and its model mix, with the paper's model -> class map (Table II). Jobs are drawn until
@@ -19,9 +19,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from instances.placement.traces import GpuTable, TraceJob
-from instances.placement.variability import synthetic_factors
 from packgap.errors import PackgapError
+from packgap.instances.placement.traces import GpuTable, TraceJob
+from packgap.instances.placement.variability import synthetic_factors
 from packgap.placement import Job, PlacementInstance
 
 T = TypeVar("T")

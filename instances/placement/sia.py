@@ -19,18 +19,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instances.placement.rounds import PAPER_MODEL_CLASSES
-from instances.placement.sim import (
+from packgap.errors import PackgapError
+from packgap.instances.placement.rounds import PAPER_MODEL_CLASSES
+from packgap.instances.placement.sim import (
     ARTIFACT_L_ACROSS,
     ARTIFACT_MODEL_CLASSES,
     ARTIFACT_ROUND,
     cluster_from_table,
     sim_jobs,
 )
-from instances.placement.traces import GpuTable, read_gpu_table, read_workload
-from instances.placement.variability import read_profiles, sample_factors
-from instances.traces import traces_dir
-from packgap.errors import PackgapError
+from packgap.instances.placement.traces import GpuTable, read_gpu_table, read_workload
+from packgap.instances.placement.variability import read_profiles, sample_factors
+from packgap.instances.traces import traces_dir
 from packgap.placement.trace import REPLAYS, ClusterTrace
 
 NODES, GPUS_PER_NODE = 16, 4

@@ -1,7 +1,7 @@
 """Simulator inputs from the PAL artifact's files (blox-sim-inputs PROVENANCE.md).
 
 The artifact simulator's constants: per-model iteration times (s) and its model -> class
-map, which differs from the paper's Table II (``instances.placement.rounds.PAPER_MODEL_CLASSES``).
+map, which differs from the paper's Table II (``packgap.instances.placement.rounds.PAPER_MODEL_CLASSES``).
 The trace's ``duration`` is a number of iterations.
 
 :func:`artifact_extra_jobs` rebuilds the untracked jobs the artifact's feeder keeps adding
@@ -15,8 +15,8 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 
-from instances.placement.traces import GpuTable, TraceJob
 from packgap.errors import PackgapError
+from packgap.instances.placement.traces import GpuTable, TraceJob
 from packgap.placement.simulator import Cluster, SimJob
 
 ARTIFACT_ITER_TIMES: Mapping[str, float] = {

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from instances.placement.rounds import PAPER_MODEL_CLASSES
-from instances.placement.sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
-from instances.placement.variability import synthetic_factors
 from packgap.errors import PackgapError
+from packgap.instances.placement.rounds import PAPER_MODEL_CLASSES
+from packgap.instances.placement.sim import ARTIFACT_ITER_TIMES, ARTIFACT_L_ACROSS
+from packgap.instances.placement.variability import synthetic_factors
 from packgap.placement.simulator import Cluster, SimJob
 from packgap.placement.trace import ClusterTrace
 
@@ -65,7 +65,7 @@ def synergy_cluster_trace(
     jobs: int, jobs_per_hour: float, seed: int, *, gpus: int = 256, gpus_per_node: int = 4
 ) -> ClusterTrace:
     """A Synergy-like trace on ``gpus`` GPUs (default 64 nodes x 4, L_across = 1.7) with
-    synthetic per-GPU factors (``instances.placement.variability.synthetic_factors``), 300 s rounds."""
+    synthetic per-GPU factors (``packgap.instances.placement.variability.synthetic_factors``), 300 s rounds."""
     if gpus < 1 or gpus % gpus_per_node:
         raise PackgapError(f"--gpus must be a positive multiple of {gpus_per_node}, got {gpus}")
     factors = synthetic_factors(gpus, seed)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from instances.sharing.profiles import DEFAULT_BATCH, DEFAULT_PROFILES
 from packgap.errors import PackgapError
+from packgap.instances.sharing.profiles import DEFAULT_BATCH, DEFAULT_PROFILES
 from packgap.sharing import Cluster, Interference, Job, SharingInstance
 from packgap.sharing.perf import iteration_time
 

@@ -6,11 +6,11 @@
   imagenet 90, deepspeech2 80, yolov3 50, PROVENANCE); iterations = epochs x dataset size /
   global batch, with the public datasets' training-set sizes of :data:`DATASET_SIZE` (the
   artifact's own counts are not in the copied data). Models are fitted to the folder's
-  throughput profiles (:func:`instances.sharing.profiles.fit_pollux`).
+  throughput profiles (:func:`packgap.instances.sharing.profiles.fit_pollux`).
 * ``philly``: Philly's job summary (timestamp, duration, num_gpus). As Pollux does, jobs with
   duration >= 60 s and GPU-time < 1,000 GPU-hours, sampled (seeded) from an 8-hour window,
   by default the busiest one (section VI-A: "the busiest period"); the task by Pollux's
-  GPU-time rule (instances.sharing.generator) and iterations = duration / solo t_iter.
+  GPU-time rule (packgap.instances.sharing.generator) and iterations = duration / solo t_iter.
 * xi from measured co-location (``xi_source``): ``gavel`` (pairwise throughputs of one GPU
   type: xi = isolated / co-located throughput, averaged over the batch sizes of a job type,
   infeasible pairs skipped) or ``lucid`` (colocate_info.csv: xi = 1 / normalised speed,
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.sharing.generator import _task
-from instances.sharing.profiles import DEFAULT_BATCH, DEFAULT_PROFILES, fit_pollux
-from instances.traces import traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.sharing.generator import _task
+from packgap.instances.sharing.profiles import DEFAULT_BATCH, DEFAULT_PROFILES, fit_pollux
+from packgap.instances.traces import traces_dir
 from packgap.sharing import Cluster, Interference, Job, ModelProfile, SharingInstance
 from packgap.sharing.perf import iteration_time
 

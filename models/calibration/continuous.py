@@ -9,7 +9,7 @@ factor is largest at the upper share and the overlap smallest at the lower corne
 
 bound every point of the cell. These corner points dominate the continuum, the objective is
 nonincreasing in every speed, and the frontier merge with relaxation
-(:func:`models.calibration.frontier.optimise` with a ``cap``) only ever replaces points by
+(:func:`packgap.models.calibration.frontier.optimise` with a ``cap``) only ever replaces points by
 dominating ones; hence the result is <= the continuous optimum <= every grid optimum. It
 tightens as ``width`` shrinks and ``cap`` grows.
 """
@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.calibration.frontier import optimise
-from models.calibration.layout import FloatArray, Layout
 from packgap.calibration.speed import FULL, interference, overlap, share_factor
+from packgap.models.calibration.frontier import optimise
+from packgap.models.calibration.layout import FloatArray, Layout
 
 
 def cell_options(lay: Layout, width: float) -> list[tuple[FloatArray, FloatArray]]:

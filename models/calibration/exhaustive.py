@@ -1,7 +1,7 @@
 """Exhaustive search over the whole LGRR grid with the exact LISS split at every point (small sets).
 
 Every combination of grid shares on every shared GPU is scored (a J_max worker alone on its
-GPU stays at 100 %, :mod:`models.calibration.layout`): L^2 options per shared GPU for L grid
+GPU stays at 100 %, :mod:`packgap.models.calibration.layout`): L^2 options per shared GPU for L grid
 levels, so (L^2)^G points for G shared GPUs, 121^G at the default 10 % grid. It is the
 reference the faster frontier search is checked against, and refuses more than
 ``max_points`` points.
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.calibration.frontier import Optimum
-from models.calibration.layout import FloatArray, Layout
 from packgap.errors import PackgapError
+from packgap.models.calibration.frontier import Optimum
+from packgap.models.calibration.layout import FloatArray, Layout
 
 #: Points scored per numpy batch (memory: a few arrays of this many floats).
 CHUNK = 1 << 20

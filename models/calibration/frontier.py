@@ -1,6 +1,6 @@
 """Exact calibration optimum on the LGRR grid by merging Pareto frontiers GPU by GPU, job by job.
 
-The structure (:mod:`models.calibration.layout`): the speeds on a shared GPU depend only on
+The structure (:mod:`packgap.models.calibration.layout`): the speeds on a shared GPU depend only on
 its two shares, a partner job's step time only on its speed sum, J_max's only on its own.
 So:
 
@@ -18,7 +18,7 @@ Every pruned point is dominated, so the answer equals the exhaustive search
 (``tests/calibration/test_exact.py`` checks it). A front whose point count exceeds ``cap`` is
 *relaxed* instead (:func:`relax`): each run of consecutive points is replaced by one point
 that dominates them all, which keeps a valid lower bound but loses the solution
-(:mod:`models.calibration.continuous` uses it).
+(:mod:`packgap.models.calibration.continuous` uses it).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.calibration.layout import FloatArray, Layout
+from packgap.models.calibration.layout import FloatArray, Layout
 
 IntArray = NDArray[np.int64]
 #: Candidate pairs formed at once by :func:`merge` (memory: a few arrays of this many rows).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.calibration.layout import FloatArray, Layout, levels
 from packgap.calibration.speed import FULL
+from packgap.models.calibration.layout import FloatArray, Layout, levels
 
 
 def grid_options(lay: Layout, granularity: float) -> list[tuple[FloatArray, FloatArray]]:

@@ -10,7 +10,7 @@ shrink the search:
   own share when nobody shares the GPU), so solo GPUs are fixed;
 * every local objective of section 5.2 is nonincreasing in every job's speed sum, so on
   each job's GPUs only (partner speed sum, J_max speed sum) pairs that no other choice beats
-  in both matter (a Pareto frontier; :mod:`models.calibration.frontier`).
+  in both matter (a Pareto frontier; :mod:`packgap.models.calibration.frontier`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Two relaxations of the joint problem bound ``sum_j C_j``:
   bound ignores.
 
 The bound on ``sum C`` is the larger of the two; the late count is bounded by the jobs
-late even at their per-job bound. With :func:`models.packing.data.weights` this bounds
+late even at their per-job bound. With :func:`packgap.models.packing.data.weights` this bounds
 every objective mode.
 
 A partner's iteration count enters the offset only through ``min(n_u, n_v)``, linearly,
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.packing.data import weights
+from packgap.models.packing.data import weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
 from packgap.packing.timeline import MS, iteration_ms

@@ -1,10 +1,10 @@
 """CP-SAT model of the joint packing problem (built here, solved in ``solvers``).
 
-Same decisions and objective as :mod:`models.packing.milp`, without its restriction to one
-GPU demand: every candidate group (:mod:`models.packing.data`) has, per GPU type where it
+Same decisions and objective as :mod:`packgap.models.packing.milp`, without its restriction to one
+GPU demand: every candidate group (:mod:`packgap.models.packing.data`) has, per GPU type where it
 may run, an optional fixed-size interval; each job lies in exactly one present interval;
 type k is one cumulative resource of capacity M_k with the group's demand (eq. 5; a
-cumulative schedule splits onto single GPUs, :func:`models.packing.data.place`); a present
+cumulative schedule splits onto single GPUs, :func:`packgap.models.packing.data.place`); a present
 interval starts no earlier than its latest member arrival (eq. 6) and an absent one at 0,
 so ``C_j = sum(start + offset * present)``; the lateness indicator ``L_j`` must be 1 when
 ``C_j`` passes the deadline (eq. 9).
@@ -25,7 +25,7 @@ direction is explicit (``rounding``):
   the real one).
 
 Both ignore the validator's slack of ``TOL`` (1e-6 s) on overlaps and arrivals, a
-relaxation of at most a microsecond per group (:mod:`models.packing.ti_grid` accounts for it).
+relaxation of at most a microsecond per group (:mod:`packgap.models.packing.ti_grid` accounts for it).
 
 Ticks: ``tick=0`` (exact-cpsat's ``resolution``) picks the largest of 1, 0.1, ..., 1 us
 that puts all data on the grid, if it keeps the horizon within :data:`MAX_TICKS`; otherwise
@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from models.packing.bounds import lower_bound
-from models.packing.data import Candidate, candidates, horizon, place, weights
-from models.packing.serial import serial_schedule
 from packgap.errors import UnknownNameError
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import Candidate, candidates, horizon, place, weights
+from packgap.models.packing.serial import serial_schedule
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import TOL
-from solvers.cpsat import new_model
+from packgap.solvers.cpsat import new_model
 
 Rounding = Literal["relax", "feasible"]
 ROUNDINGS: tuple[Rounding, ...] = ("relax", "feasible")
@@ -180,7 +180,7 @@ def build_cpsat(
         model.add(sum(completion[j]) <= due).only_enforce_if(~late[j])
     total = sum(sum(terms) for terms in completion.values())
     objective = big_a * total + big_b * sum(late)
-    # models.packing.bounds as cuts: in ticks they lose at most one per rounded term.
+    # packgap.models.packing.bounds as cuts: in ticks they lose at most one per rounded term.
     closed = lower_bound(instance)
     model.add(total >= math.floor(closed.sum_completion / res) - (2 * len(instance.jobs) if relax else 0))
     if not relax:

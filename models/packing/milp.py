@@ -2,9 +2,9 @@
 
 With one GPU demand ``d`` in the instance, type k's ``M_k`` GPUs are exactly ``M_k // d``
 machines of width d (a cumulative schedule of width-d intervals splits onto them, as
-:func:`models.packing.data.place` shows), so the model is a disjunctive machine model:
+:func:`packgap.models.packing.data.place` shows), so the model is a disjunctive machine model:
 
-* ``x[c, i]``: candidate group c (:mod:`models.packing.data`) runs on machine i;
+* ``x[c, i]``: candidate group c (:mod:`packgap.models.packing.data`) runs on machine i;
   every job in exactly one chosen group (eq. 3 through the candidates, eq. 4 through one
   machine);
 * ``s[c]``: start, 0 unless chosen, at least the latest member arrival (eq. 6);
@@ -14,15 +14,15 @@ machines of width d (a cumulative schedule of width-d intervals splits onto them
   ``L[j]`` = 1 allows ``C[j]`` past the deadline (eq. 9).
 
 Objective: the evaluator's ``w_c * sum C + w_l * sum L + constant``
-(:func:`models.packing.data.weights`). Machines of a type are symmetric; machine i + 1 of a
+(:func:`packgap.models.packing.data.weights`). Machines of a type are symmetric; machine i + 1 of a
 type holds no more groups than machine i. The closed-form bounds of
-:mod:`models.packing.bounds` enter as cuts on ``sum C`` and ``sum L``.
+:mod:`packgap.models.packing.bounds` enter as cuts on ``sum C`` and ``sum L``.
 
 A tiny cross-check, no longer a gap reference (issue 11): the disjunctions grow as
 (candidate groups)^2 x machines (about 2.6 M rows at 40 jobs, 190 s to build) and its LP
 relaxation sees no lateness. :func:`disjunctions` counts them before anything is built, so
 a caller can refuse an instance its time limit cannot even build; ``exact-ti``
-(:mod:`analysis.packing.ti`) is the strong model.
+(:mod:`packgap.analysis.packing.ti`) is the strong model.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
-from models.packing.bounds import lower_bound
-from models.packing.data import Candidate, candidates, horizon, weights
 from packgap.errors import PackgapError
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import Candidate, candidates, horizon, weights
 from packgap.packing import PackingInstance
 
 
@@ -88,7 +88,7 @@ def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candi
     add_completion(model, instance, cands, ms, big_m)
     add_disjunctions(model, cands, ms, big_m)
     add_symmetry_breaking(model, ms)
-    # The relaxations of models.packing.bounds as valid cuts: the LP alone sees no queueing.
+    # The relaxations of packgap.models.packing.bounds as valid cuts: the LP alone sees no queueing.
     floor = lower_bound(instance)
     model.srpt_cut = pyo.Constraint(expr=sum(model.C[j] for j in model.J_SET) >= floor.sum_completion)
     model.late_cut = pyo.Constraint(expr=sum(model.L[j] for j in model.J_SET) >= floor.late)

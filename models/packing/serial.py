@@ -5,10 +5,10 @@ parallel resource-constrained project scheduling methods revisited"): groups are
 priority order, and each starts at the earliest time, no earlier than its release (eq. 6),
 at which its GPU type has its demand free for its whole duration (eq. 5, a cumulative
 profile per type). Among the types a group may use, it takes the one where its own cost
-(``w_c`` x completions + ``w_l`` x late members, :func:`models.packing.data.weights`) is
+(``w_c`` x completions + ``w_l`` x late members, :func:`packgap.models.packing.data.weights`) is
 least, ties to the earliest end. The result is feasible by construction and splits onto
-concrete GPUs with :func:`models.packing.data.place`. The rounding and local search of
-``exact-ti`` (:mod:`analysis.packing.ti`) schedule through it.
+concrete GPUs with :func:`packgap.models.packing.data.place`. The rounding and local search of
+``exact-ti`` (:mod:`packgap.analysis.packing.ti`) schedule through it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from models.packing.data import Candidate, Weights
+from packgap.models.packing.data import Candidate, Weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
 

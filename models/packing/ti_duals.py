@@ -1,4 +1,4 @@
-"""Safe bounds and pricing from the duals of the time-indexed LP (:mod:`models.packing.ti_grid`).
+"""Safe bounds and pricing from the duals of the time-indexed LP (:mod:`packgap.models.packing.ti_grid`).
 
 For any row prices ``u`` (job rows, free) and ``v <= 0`` (capacity rows), weak duality gives,
 for every x meeting the rows, ``c.x >= sum(u) + sum_kq M_k v_kq + rc.x`` with reduced costs
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.packing.ti_grid import EPS, ColumnSet, Options, Segments
+from packgap.models.packing.ti_grid import EPS, ColumnSet, Options, Segments
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Duals:
 
 def duals(job_rows: np.ndarray, usage_reduced_costs: np.ndarray) -> Duals:
     """From the LP: the job rows' duals and the reduced costs of the usage variables
-    (:class:`models.packing.ti_grid.Segments`), which price the capacity segments."""
+    (:class:`packgap.models.packing.ti_grid.Segments`), which price the capacity segments."""
     return Duals(job_rows.copy(), np.minimum(usage_reduced_costs, 0.0))
 
 

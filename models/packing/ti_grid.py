@@ -1,7 +1,7 @@
 """Time-indexed relaxation of joint packing: one column per (candidate group, GPU type, start period).
 
 The time axis ``[0, H)`` is cut into ``P`` periods of length ``period``; a column ``(o, p)``
-says "option o (a candidate group of :mod:`models.packing.data` on one GPU type) starts
+says "option o (a candidate group of :mod:`packgap.models.packing.data` on one GPU type) starts
 during period p", and column ``(o, P)``, the *tail*, says "starts at H or later". Every real
 schedule maps to exactly one column per group, and the column never charges more than the
 schedule pays or uses (every rounding goes in the relaxing direction, issue 11):
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.packing.data import Candidate, Weights
+from packgap.models.packing.data import Candidate, Weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
-from solvers.highspy_lp import Columns
+from packgap.solvers.highspy_lp import Columns
 
 #: Relative slack of every floor and comparison, always taken in the relaxing direction.
 EPS = 1e-9

@@ -1,8 +1,8 @@
 """A certified lower bound for one PAL round: the Lagrangian dual of the block-path model.
 
 Dualise the GPU rows (price ``pi[g]``) and the job-count rows (price ``mu[t]`` per job) of
-``models.placement.block_paths``. What is left splits by type: each type's cheapest walk
-(``models.placement.walks``) and each within-node subset on its own (taken when its reduced
+``packgap.models.placement.block_paths``. What is left splits by type: each type's cheapest walk
+(``packgap.models.placement.walks``) and each within-node subset on its own (taken when its reduced
 cost is negative). For *any* prices (``pi <= 0`` when some GPU may stay idle)
 
     L(pi, mu) = sum_g pi[g] + sum_t mu[t] m_t + sum_t walk_t + sum_S min(0, rc_S)
@@ -11,7 +11,7 @@ is a lower bound on every placement's objective (weak duality), and its maximum 
 model's LP bound, which the walks make far stronger than a per-GPU LP: a walk pays a block's
 worst score, an LP over GPUs only its mean. No rounding enters: the bound is the exact value of
 ``L`` at the prices used, less a margin for floating-point error. The ascent that chooses the
-prices is ``analysis.placement.exact_blocks.ascent``.
+prices is ``packgap.analysis.placement.exact_blocks.ascent``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.placement.job_types import JobType, job_types, within_subsets
-from models.placement.walks import WalkGrid, Walks, cheapest_walks, walk_grid
+from packgap.models.placement.job_types import JobType, job_types, within_subsets
+from packgap.models.placement.walks import WalkGrid, Walks, cheapest_walks, walk_grid
 from packgap.placement import PlacementInstance
 
 #: Relative margin subtracted from every computed ``L`` (float64 sums of up to 10^6 terms).

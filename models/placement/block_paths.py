@@ -1,7 +1,7 @@
 """Per-round placement MILP over job types and score-ordered blocks (issue 11, item 2).
 
 PAL's round objective, sum of weight x L x max V over jobs (eq. 1), scores raw PM-scores,
-so GPUs are not interchangeable. Two exact reductions (``models.placement.job_types``) make
+so GPUs are not interchangeable. Two exact reductions (``packgap.models.placement.job_types``) make
 it linear without binning: identical jobs merge into types, and a type's spread jobs take
 their pool of GPUs in score order, ``N`` at a time, each block paying the score of its last
 (worst) GPU.
@@ -25,9 +25,9 @@ round's demand fills every free GPU, which every placement then does). A spread 
 GPUs happen to share a node is charged ``L_across`` here and 1 by the evaluator; the model
 still has the evaluator's optimum, as that placement's within-node form is also a solution.
 
-Its LP bound equals the best Lagrangian bound of ``models.placement.block_bound``, but simplex
+Its LP bound equals the best Lagrangian bound of ``packgap.models.placement.block_bound``, but simplex
 is slow on it (256 GPUs, 50 jobs: 60 k columns, 90 s simplex, 8 s interior point, here), so
-the exact method builds it only after reduced-cost pruning (``models.placement.pruning``),
+the exact method builds it only after reduced-cost pruning (``packgap.models.placement.pruning``),
 to prove optimality on rounds where that leaves a small model.
 """
 
@@ -37,10 +37,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.placement.job_types import JobType, blocks, job_types, score_order, within_subsets
-from models.placement.pruning import Kept
+from packgap.models.placement.job_types import JobType, blocks, job_types, score_order, within_subsets
+from packgap.models.placement.pruning import Kept
 from packgap.placement import PlacementInstance, PlacementSolution
-from solvers.highspy_mip import ArrayMip
+from packgap.solvers.highspy_mip import ArrayMip
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _walk(
 
 def build_blocks(instance: PlacementInstance, kept: Kept | None = None) -> BlockModel:
     """The block-path MILP of one round (module docstring), restricted to the takes and
-    subsets of ``kept`` when given (``models.placement.pruning``): a type's walk then visits
+    subsets of ``kept`` when given (``packgap.models.placement.pruning``): a type's walk then visits
     only the GPUs it may take, skipping the others at once."""
     types = job_types(instance)
     free = instance.free_gpus()

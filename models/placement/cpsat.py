@@ -1,4 +1,4 @@
-"""Per-round placement model in CP-SAT: the MILP of ``models.placement.milp`` with Boolean
+"""Per-round placement model in CP-SAT: the MILP of ``packgap.models.placement.milp`` with Boolean
 variables. CP-SAT needs integer costs: each cell cost is floored to a multiple of
 ``resolution``, so the model's objective x resolution never exceeds a placement's true cost
 and its proven bound x resolution is a valid lower bound on the true optimum."""
@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from models.placement.cells import RoundCells
+from packgap.models.placement.cells import RoundCells
 from packgap.placement import PlacementInstance
-from solvers.cpsat import new_model
-from solvers.flow import integer_costs
+from packgap.solvers.cpsat import new_model
+from packgap.solvers.flow import integer_costs
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Per-round placement MILP (Pyomo; solved by ``solvers.highs``).
+"""Per-round placement MILP (Pyomo; solved by ``packgap.solvers.highs``).
 
 Variables: ``z[j, c]`` job j takes cell c (``cells.round_cells``); ``x[j, g]`` job j runs
 on free GPU g; ``u[j, k]`` job j's within-node cell uses node k.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
-from models.placement.cells import RoundCells
+from packgap.models.placement.cells import RoundCells
 from packgap.placement import PlacementInstance
 
 

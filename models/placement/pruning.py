@@ -1,7 +1,7 @@
 """Reduced-cost pruning of the block-path model (issue 11, item 2): drop every walk arc and
 within-node subset that no placement cheaper than the incumbent can use.
 
-At Lagrangian prices ``(pi, mu)`` (``models.placement.block_bound``) every placement's
+At Lagrangian prices ``(pi, mu)`` (``packgap.models.placement.block_bound``) every placement's
 objective is at least ``L(pi, mu)`` plus, for each type, its walk's reduced cost above the
 type's cheapest walk, plus each chosen subset's positive reduced cost (and each negative one
 left out); all these terms are >= 0. So a placement cheaper than ``upper`` uses no arc whose
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.placement.block_bound import RoundDual, subset_reduced_costs
-from models.placement.walks import take_slack
+from packgap.models.placement.block_bound import RoundDual, subset_reduced_costs
+from packgap.models.placement.walks import take_slack
 
 #: Relative tolerance added to ``slack`` so float error never drops a needed arc.
 SLACK_TOL = 1e-7

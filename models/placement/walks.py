@@ -1,7 +1,7 @@
 """Shortest block walks of every job type under GPU prices (the pricing step of
-``models.placement.block_bound``).
+``packgap.models.placement.block_bound``).
 
-A type's walk (``models.placement.block_paths``) visits the free GPUs in ascending order of
+A type's walk (``packgap.models.placement.block_paths``) visits the free GPUs in ascending order of
 its class's PM-score, state ``r`` = GPUs taken since the last complete block. Under prices
 ``pi`` (one per GPU) and ``mu`` (one per type, per block), a take costs ``-pi[g]`` and a take
 that completes a block costs ``across_factor x score - mu`` more. The cheapest walk of every
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.placement.job_types import JobType, score_order
+from packgap.models.placement.job_types import JobType, score_order
 from packgap.placement import PlacementInstance
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from packgap.errors import PackgapError
 from packgap.planning import PlanningInstance, PlanningSolution, schedule
-from solvers.cpsat import new_model
+from packgap.solvers.cpsat import new_model
 
 WEIGHT_SCALE = 1000
 TIME_SCALES = (1, 10, 100, 1000)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
-from solvers.flow import integer_costs
+from packgap.solvers.flow import integer_costs
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ state. With ``every_batch`` (the default) every ladder sub-batch that fits is tr
 without it a job takes the largest that fits beside the jobs on its GPUs when it starts
 (Algorithm 2's choice, as every heuristic here), a restricted class whose optimum can be
 higher: a smaller sub-batch can leave room for a later partner (4 of the 10 six-job
-instances of :mod:`analysis.sharing.exact_scaling`, by up to 2.2 %).
+instances of :mod:`packgap.analysis.sharing.exact_scaling`, by up to 2.2 %).
 
 Symmetry: GPUs are identical and eq. 4 has no topology term, so a GPU is characterised by
 the set of jobs it holds; an allocation is a count per such class. Within a class the
@@ -28,9 +28,9 @@ state only, as the transposition table needs).
 Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
 without it):
 
-* the node bound of :mod:`models.sharing.node_bound` against the incumbent, which starts
+* the node bound of :mod:`packgap.models.sharing.node_bound` against the incumbent, which starts
   as the best online heuristic;
-* dominance (:mod:`models.sharing.dominance`): no later start on GPUs idle since the
+* dominance (:mod:`packgap.models.sharing.dominance`): no later start on GPUs idle since the
   job could have started (left shift); simultaneous starts on disjoint GPUs in one order
   only; of sub-batches alike for every later partner, the largest;
 * the transposition table: two paths to one state (up to relabelling GPUs) share their
@@ -51,9 +51,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from models.sharing.bound import min_solo_time
-from models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
-from models.sharing.node_bound import NodeBound, Running
+from packgap.models.sharing.bound import min_solo_time
+from packgap.models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
+from packgap.models.sharing.node_bound import NodeBound, Running
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
 from packgap.sharing.progress import TIME_TOL, co_located_rates, replay

@@ -1,4 +1,4 @@
-"""Dominance rules of the sharing branch and bound (:mod:`models.sharing.branch_bound`).
+"""Dominance rules of the sharing branch and bound (:mod:`packgap.models.sharing.branch_bound`).
 
 Each rule cuts starts that some other schedule the search keeps does at least as well as;
 each argument is in its docstring, and the tests compare each rule with the search
@@ -20,7 +20,7 @@ from packgap.sharing.progress import TIME_TOL
 @dataclass(frozen=True)
 class Rules:
     """Which pruning rules run: ``node_bound`` False bounds a node by solo times and pooled
-    SRPT only (:mod:`models.sharing.bound` at the node); ``left_shift`` False keeps starts
+    SRPT only (:mod:`packgap.models.sharing.bound` at the node); ``left_shift`` False keeps starts
     that :func:`left_shift_dominated` cuts; ``start_order`` False keeps those that
     :func:`start_order_cut` cuts; ``batch_dominance`` False tries every sub-batch that fits
     (:class:`BatchSignatures`) when ``every_batch`` is on."""

@@ -1,4 +1,4 @@
-"""Lower bound at a node of the sharing branch and bound (:mod:`models.sharing.branch_bound`).
+"""Lower bound at a node of the sharing branch and bound (:mod:`packgap.models.sharing.branch_bound`).
 
 A node is a time ``now``, the running jobs (GPUs, sub-batch, iterations left) and the jobs
 not started yet. The bound is a lower bound on the sum of completion times of every
@@ -26,13 +26,13 @@ the larger of items 1 + 3 and item 2.
      and the choice changes only at some f_h, so the minimum is over t in {max(now, a_j)}
      and the f_h after it. The least such t is j's earliest start.
 
-2. Pooled capacity (:mod:`models.sharing.bound`): all GPUs as one machine that serves a job
+2. Pooled capacity (:mod:`packgap.models.sharing.bound`): all GPUs as one machine that serves a job
    its G_j GPUs' worth of work at no less than min(1, xi_j / C) GPU-seconds per solo second
    (xi_j: j's least ratio beside any partner), preemptive shortest remaining processing
    time, optimal on it (Schrage 1968). A waiting job is released at its earliest start
    from item 1 (no GPU can take it before), a running job at ``now``.
 
-3. Pairs (:mod:`models.sharing.pair_bound`): two jobs, at least one waiting, whose GPU
+3. Pairs (:mod:`packgap.models.sharing.pair_bound`): two jobs, at least one waiting, whose GPU
    demands exceed the cluster share a GPU whenever they overlap; Theorem 1 with their
    earliest starts and solo times bounds C_a + C_b. Over disjoint pairs (taken greedily by
    gain) the larger of that and the two jobs' item-1 bounds replaces their sum.
@@ -46,7 +46,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from models.sharing.pair_bound import pair_bound
+from packgap.models.sharing.pair_bound import pair_bound
 from packgap.sharing import Perf, SharingInstance
 from packgap.sharing.perf import ladder
 
@@ -115,7 +115,7 @@ class Estimate:
 class NodeBound:
     """The bound of the module docstring; ``solo`` holds each job's least solo time.
     ``strong`` False drops item 1's use of the running jobs (solo paces, releases at
-    max(now, a_j)): the plain bound of :mod:`models.sharing.bound` at a node."""
+    max(now, a_j)): the plain bound of :mod:`packgap.models.sharing.bound` at a node."""
 
     def __init__(self, instance: SharingInstance, perf: Perf, solo: Sequence[float], *, strong: bool = True) -> None:
         self.strong = strong

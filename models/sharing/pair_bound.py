@@ -16,7 +16,7 @@ other's finish: between such events the sum is linear in a start time, and where
 of the finishes flips it has a maximum, not a minimum (Theorem 1's argument); a start
 later than the release but before the other's finish is never better than the release
 itself, where the job runs alone meanwhile and then has less left (the left shift of
-:func:`models.sharing.branch_bound.left_shift_dominated`). That leaves three candidates:
+:func:`packgap.models.sharing.branch_bound.left_shift_dominated`). That leaves three candidates:
 a then b, b then a, both at their releases.
 """
 

@@ -9,7 +9,7 @@ a valid lower bound:
 * availability: u + v <= the part of slot t after a_j, and <= 1 - w[j,t-1] (nothing runs
   after completion), w monotone, everyone done in the overflow slot;
 * work: D sum_t (u + v / xi_j) >= P_j w[j,T-1], with xi_j the least ratio of j beside any
-  partner and P_j its least solo time (:func:`models.sharing.bound.min_solo_time`): a
+  partner and P_j its least solo time (:func:`packgap.models.sharing.bound.min_solo_time`): a
   job done inside the horizon got its work there;
 * capacity per slot: sum_j G_j (u + v / C) <= GPUs (alone a job fills its G_j GPUs, sharing
   at least 1/C of each, eq. 9);
@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from models.sharing.bound import min_solo_time
+from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
 
 #: CP-SAT: fractions of a slot in 1/K steps, work in 1/WORK_SCALE s, times in units of q.
@@ -130,7 +130,7 @@ class CpModel:
 
 def build_cpsat(d: Slots) -> CpModel:
     """The relaxation in integers for CP-SAT, rounded only in the relaxing direction."""
-    from solvers.cpsat import new_model
+    from packgap.solvers.cpsat import new_model
 
     model = new_model()
     q = d.length / 100.0

@@ -4,7 +4,7 @@ Schema ``packgap.cluster-trace`` v1. The scheduler and the placement policy are 
 parameters (``packgap simulate --scheduler --placement``), not fields. ``replay`` names the
 rules of the run: ``"paper"`` (PAL's semantics, the default) or ``"blox"`` (the PAL artifact
 simulator's, blox-sim-inputs PROVENANCE.md: its extra untracked jobs, its binning and
-tie-breaking readings; see ``analysis.placement.replay``).
+tie-breaking readings; see ``packgap.analysis.placement.replay``).
 """
 
 from __future__ import annotations

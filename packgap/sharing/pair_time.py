@@ -6,7 +6,7 @@ share from now and ``sooner`` ends first (``xi_sooner * sooner <= xi_later * lat
 at ``xi_sooner * sooner``; by then ``later`` has done ``xi_sooner * sooner / xi_later`` of its
 solo work and ends, alone, ``later - xi_sooner * sooner / xi_later`` seconds after. The average
 of the two completion times is :func:`shared_average`. Theorem 1
-(:mod:`heuristics.sharing.pair`) and the exact pair bound (:mod:`models.sharing.pair_bound`)
+(:mod:`packgap.heuristics.sharing.pair`) and the exact pair bound (:mod:`packgap.models.sharing.pair_bound`)
 both read it from here.
 
 >>> shared_average(100.0, 50.0, 1.2, 1.2)  # P_R = 100, P_N = 50: the theorem's t_con

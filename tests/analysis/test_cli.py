@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.store import ResultStore
+from packgap.analysis.store import ResultStore
 from tests.clirun import packgap
 
 GENERATE = ("instances", "generate", "planning", "--groups", "5", "--gpu-types", "A:1:1,B:1:1.5", "--seed", "4", "-o")

@@ -11,7 +11,7 @@ HEAVY = {"pyomo", "ortools", "highspy", "sklearn", "scipy", "matplotlib", "panda
 
 def test_building_the_cli_imports_no_solver() -> None:
     probe = (
-        "import json, sys; from analysis.cli import add_dynamic_commands, app, instances_app; "
+        "import json, sys; from packgap.analysis.cli import add_dynamic_commands, app, instances_app; "
         "add_dynamic_commands(app, instances_app); "
         "print(json.dumps(sorted(sys.modules)))"
     )

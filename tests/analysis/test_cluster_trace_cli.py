@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.registry import load_document
 from packgap import jsonio
+from packgap.analysis.registry import load_document
 from packgap.errors import InstanceError
 from packgap.placement import trace
 from tests.clirun import packgap

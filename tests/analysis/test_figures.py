@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.figures import report_markdown, reproduce, reproductions
-from analysis.kit import PaperValue, Reproduction, no_tick
-from analysis.store import ResultStore
+from packgap.analysis.figures import report_markdown, reproduce, reproductions
+from packgap.analysis.kit import PaperValue, Reproduction, no_tick
+from packgap.analysis.store import ResultStore
 
 CALLS: list[bool] = []
 

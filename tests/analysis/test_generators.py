@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.kit import Generator, check_options
-from analysis.registry import generators, read_document, to_document
 from packgap import jsonio
+from packgap.analysis.kit import Generator, check_options
+from packgap.analysis.registry import generators, read_document, to_document
 
 GENERATORS = list(generators().values())
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from analysis.kit import FamilyKit, check_options
-from analysis.registry import kits
-from analysis.run import check_against_optimum, solve
 from packgap import jsonio
+from packgap.analysis.kit import FamilyKit, check_options
+from packgap.analysis.registry import kits
+from packgap.analysis.run import check_against_optimum, solve
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=30.0, seed=3)
 CASES = [(k.name, m.name) for k in kits().values() for m in k.methods]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.method import Method, MethodOutput
-from analysis.run import check_against_optimum, solve
+from packgap.analysis.method import Method, MethodOutput
+from packgap.analysis.run import check_against_optimum, solve
 from packgap.errors import OptimalityViolationError, ValidationError
 from packgap.planning import FAMILY, GpuSequence, PlanningSolution
 from packgap.result import SolveResult, Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def result(method: str, status: Status, objective: float, bound: float | None = None) -> SolveResult:

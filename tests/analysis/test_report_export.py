@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.profiles import ratios
-from analysis.registry import to_document
-from instances.planning.generator import generate
 from packgap import jsonio
+from packgap.analysis.profiles import ratios
+from packgap.analysis.registry import to_document
+from packgap.instances.planning.generator import generate
 from tests.clirun import packgap
 
 

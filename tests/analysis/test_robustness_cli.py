@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.registry import to_document
-from instances.packing.generator import generate as generate_packing
-from instances.planning.generator import generate
 from packgap import jsonio
+from packgap.analysis.registry import to_document
+from packgap.instances.packing.generator import generate as generate_packing
+from packgap.instances.planning.generator import generate
 from tests.clirun import packgap
 
 
@@ -105,7 +105,7 @@ def test_tables_are_not_cut_when_output_is_not_a_terminal(files: Path) -> None:
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    code = "from analysis.cli import main; main()"
+    code = "from packgap.analysis.cli import main; main()"
     done = subprocess.run(
         [sys.executable, "-c", code, "methods", "packing"],
         cwd=files,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-CODE = "from analysis.cli import main; main()"
+CODE = "from packgap.analysis.cli import main; main()"
 
 
 def _children(pid: int) -> set[int]:

@@ -6,14 +6,14 @@ import builtins
 
 import pytest
 
-from analysis.registry import methods
-from analysis.report import gap_table, load_rows, plot_gaps
-from analysis.store import ResultStore
-from analysis.sweep import Cell, run_sweep
-from instances.planning.generator import generate
+from packgap.analysis.registry import methods
+from packgap.analysis.report import gap_table, load_rows, plot_gaps
+from packgap.analysis.store import ResultStore
+from packgap.analysis.sweep import Cell, run_sweep
 from packgap.errors import PackgapError
+from packgap.instances.planning.generator import generate
 from packgap.planning import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=20)
 

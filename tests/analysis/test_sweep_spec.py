@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.spec import load_spec, run_seed
+from packgap.analysis.spec import load_spec, run_seed
 from tests.clirun import packgap
 
 SPEC = """

@@ -6,12 +6,12 @@ import time
 
 import pytest
 
-from analysis.method import Clock, Method, MethodOutput, RunContext
-from analysis.run import solve
+from packgap.analysis.method import Clock, Method, MethodOutput, RunContext
+from packgap.analysis.run import solve
 from packgap.errors import TimeLimitReached
 from packgap.planning import FAMILY
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def test_the_solver_gets_what_is_left_of_the_budget() -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from analysis.packing.views import packing_groups
-from analysis.placement.views import placement_bins
-from analysis.registry import to_document
-from instances.packing.generator import generate as generate_packing
-from instances.placement.rounds import generate_round
 from packgap import jsonio
+from packgap.analysis.packing.views import packing_groups
+from packgap.analysis.placement.views import placement_bins
+from packgap.analysis.registry import to_document
+from packgap.instances.packing.generator import generate as generate_packing
+from packgap.instances.placement.rounds import generate_round
 from packgap.packing.timeline import group_timelines
 from tests.clirun import packgap
 
@@ -44,7 +44,7 @@ def test_a_view_of_another_family_is_a_clear_error(tmp_path):
 
 
 def test_cluster_trace_bins_are_the_clusters():
-    from instances.placement.synergy import synergy_cluster_trace
+    from packgap.instances.placement.synergy import synergy_cluster_trace
 
     trace = synergy_cluster_trace(5, 10.0, seed=1, gpus=32)
     bins = placement_bins(trace)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from instances.calibration.anchors import PROFILES, build, bundled
-from instances.traces import traces_dir
 from packgap.errors import PackgapError
+from packgap.instances.calibration.anchors import PROFILES, build, bundled
+from packgap.instances.traces import traces_dir
 
 
 def _tiny_traces(root):

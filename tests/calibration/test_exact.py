@@ -8,15 +8,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from heuristics.calibration.gimbal import coordinate
-from heuristics.calibration.state import free_competition, liss_only, with_liss
-from instances.calibration.jobsets import generate, table3
-from models.calibration import exhaustive
-from models.calibration.continuous import continuous_bound
-from models.calibration.frontier import optimise
-from models.calibration.grid import grid_options, shares
-from models.calibration.layout import layout
 from packgap.calibration import FAMILY
+from packgap.heuristics.calibration.gimbal import coordinate
+from packgap.heuristics.calibration.state import free_competition, liss_only, with_liss
+from packgap.instances.calibration.jobsets import generate, table3
+from packgap.models.calibration import exhaustive
+from packgap.models.calibration.continuous import continuous_bound
+from packgap.models.calibration.frontier import optimise
+from packgap.models.calibration.grid import grid_options, shares
+from packgap.models.calibration.layout import layout
 
 OBJECTIVES = st.sampled_from(["jct", "makespan", "deadline"])
 

@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.calibration.gimbal import coordinate
-from heuristics.calibration.priority import priorities
-from heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
-from heuristics.calibration.state import free_competition
-from instances.calibration.jobsets import generate, table3
 from packgap.calibration import FAMILY
 from packgap.errors import PackgapError
+from packgap.heuristics.calibration.gimbal import coordinate
+from packgap.heuristics.calibration.priority import priorities
+from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
+from packgap.heuristics.calibration.state import free_competition
+from packgap.instances.calibration.jobsets import generate, table3
 
 sets = st.builds(
     generate,

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.calibration.methods import METHODS
-from analysis.method import RunContext
-from instances.calibration.jobsets import table3
+from packgap.analysis.calibration.methods import METHODS
+from packgap.analysis.method import RunContext
 from packgap.calibration import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.instances.calibration.jobsets import table3
+from packgap.solvers.outcome import SolveOptions
 
 GOLDEN = {
     "gimbal": 6171.437443,

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from instances.calibration.jobsets import generate, table3, table3_sets
 from packgap.calibration import FAMILY, CalibrationSolution, JobCalibration
 from packgap.calibration import instance as instance_module
 from packgap.calibration import solution as solution_module
 from packgap.calibration.speed import worker_speed
 from packgap.errors import InstanceError, ValidationError
+from packgap.instances.calibration.jobsets import generate, table3, table3_sets
 from tests.calibration.conftest import tiny_document
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.calibration.liss import equal_split, integer_split, liss_split
 from packgap.calibration.speed import liss_step, split_step
+from packgap.heuristics.calibration.liss import equal_split, integer_split, liss_split
 
 speeds = st.lists(st.floats(0.5, 50.0), min_size=1, max_size=4)
 

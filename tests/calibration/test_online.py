@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from heuristics.calibration.online import VARIANTS, run_workload
-from instances.calibration.workload import from_openb, from_philly, generate
-from instances.traces import traces_dir
 from packgap.calibration import workload as workload_module
 from packgap.errors import InstanceError, PackgapError
+from packgap.heuristics.calibration.online import VARIANTS, run_workload
+from packgap.instances.calibration.workload import from_openb, from_philly, generate
+from packgap.instances.traces import traces_dir
 
 
 def test_generated_workload_round_trip_and_determinism():
@@ -80,8 +80,8 @@ def test_philly_trace_follows_table2():
 
 
 def test_co_located_jobs_finishing_together():
-    from instances.calibration.jobsets import throughput_model
     from packgap.calibration.workload import Workload, WorkloadJob
+    from packgap.instances.calibration.jobsets import throughput_model
 
     twins = tuple(WorkloadJob(f"t{i}", "ResNet-18", 2, 128, 500.0, 0.0, 1e6) for i in range(2))
     w = Workload("twins", "test", 1, 2, 10.0, throughput_model(["ResNet-18"]), twins)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.calibration import KIT
-from analysis.calibration.reproduce import _calibration_row
-from analysis.kit import no_tick
+from packgap.analysis.calibration import KIT
+from packgap.analysis.calibration.reproduce import _calibration_row
+from packgap.analysis.kit import no_tick
 
 REPRODUCTIONS = {r.name: r for r in KIT.reproductions}
 

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.method import RunContext
-from analysis.packing.methods import METHODS, PIPELINES
-from instances.packing.generator import generate
-from models.packing.bounds import job_floors, lower_bound, srpt_total_completion
+from packgap.analysis.method import RunContext
+from packgap.analysis.packing.methods import METHODS, PIPELINES
+from packgap.instances.packing.generator import generate
+from packgap.models.packing.bounds import job_floors, lower_bound, srpt_total_completion
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.timeline import candidate_groups
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.packing.strategies import grid_instances, instances
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from instances.packing.generator import generate
 from packgap.errors import InstanceError
+from packgap.instances.packing.generator import generate
 from packgap.packing import FAMILY
 
 

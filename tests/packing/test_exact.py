@@ -3,14 +3,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.method import RunContext
-from analysis.packing.methods import METHODS, PIPELINES
-from models.packing.cpsat import build_cpsat
+from packgap.analysis.method import RunContext
+from packgap.analysis.packing.methods import METHODS, PIPELINES
 from packgap.errors import PackgapError
 from packgap.gpus import GpuType
+from packgap.models.packing.cpsat import build_cpsat
 from packgap.packing import FAMILY, Job, PackingInstance
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.packing.strategies import BERT, RESNET, grid_instances
 
 EXACT = {m.name: m for m in METHODS if m.exact}
@@ -85,7 +85,7 @@ def test_cpsat_mixed_demand_answers_validate(inst: PackingInstance) -> None:
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_generated_instances_are_exact_for_cpsat_and_agree(seed: int) -> None:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(6, seed, gpu_types=(("A800", 2), ("A10", 4)))
     assert build_cpsat(inst, tick=1e-6).exact  # microsecond data -> exact on 1 us ticks

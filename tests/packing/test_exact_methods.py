@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.packing.methods import METHODS
-from analysis.run import solve
-from models.packing.cpsat import bound, build_cpsat
+from packgap.analysis.packing.methods import METHODS
+from packgap.analysis.run import solve
 from packgap.errors import PackgapError
+from packgap.models.packing.cpsat import bound, build_cpsat
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.packing.strategies import grid_instances, instances
 from tests.packing.test_exact import _solve
 from tests.packing.test_exact_brute import brute_force
@@ -33,7 +33,7 @@ def test_relaxed_cpsat_bound_is_a_certificate_off_the_grid(inst: PackingInstance
 
 
 def test_feasible_rounding_reports_no_bound_off_the_grid() -> None:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(8, 3)
     cp = build_cpsat(inst, rounding="feasible", tick=1.0)
@@ -70,7 +70,7 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
 def test_exact_plan_is_never_worse_than_the_heuristic_planners(packer: str) -> None:
     """Issue 11: at N = 40 dab+exact-plan lost to dab+mchp after a timeout; now it starts
     from the best heuristic plan of the same groups and keeps the better answer."""
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(40, 3)
     options = SolveOptions(time_limit=1.0)
@@ -83,7 +83,7 @@ def test_exact_plan_is_never_worse_than_the_heuristic_planners(packer: str) -> N
 
 
 def test_exact_milp_refuses_what_it_cannot_build_in_time() -> None:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(40, 3)
     result = solve(FAMILY, inst, BY_NAME["exact-milp"], options=SolveOptions(time_limit=5.0))

@@ -1,4 +1,4 @@
-"""The time-indexed exact packing method (analysis.packing.ti): certificates and answers."""
+"""The time-indexed exact packing method (packgap.analysis.packing.ti): certificates and answers."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.packing.ti.driver import OPTIMAL_GAP, TiSettings, solve_ti
-from models.packing import ti_duals, ti_grid
-from models.packing.bounds import lower_bound
-from models.packing.data import candidates, weights
+from packgap.analysis.packing.ti.driver import OPTIMAL_GAP, TiSettings, solve_ti
+from packgap.models.packing import ti_duals, ti_grid
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import candidates, weights
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
-from solvers.highspy_lp import Columns
-from solvers.outcome import SolveOptions
+from packgap.solvers.highspy_lp import Columns
+from packgap.solvers.outcome import SolveOptions
 from tests.packing.strategies import instances
 from tests.packing.test_exact_brute import brute_force
 
@@ -63,7 +63,7 @@ def test_any_prices_give_a_certificate(inst: PackingInstance, seed: int, periods
 def test_reduced_costs_match_the_solver_matrix() -> None:
     """Prefix-sum pricing equals c - A^T y on the step-formulation arrays the LP receives,
     with each segment priced by its usage variable's reduced cost."""
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(6, 2, gpu_types=(("A800", 2), ("A10", 4)), demands={1: 0.5, 2: 0.5})
     opts, w = ti_grid.options(inst, candidates(inst)), weights(inst)
@@ -92,7 +92,7 @@ def test_reduced_costs_match_the_solver_matrix() -> None:
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_twenty_generated_jobs_are_proven_optimal(seed: int) -> None:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(20, seed)
     out = solve_ti(inst, [], SolveOptions(time_limit=30))
@@ -101,7 +101,7 @@ def test_twenty_generated_jobs_are_proven_optimal(seed: int) -> None:
 
 
 def test_a_timed_out_run_returns_its_incumbent_and_a_valid_bound() -> None:
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     inst = generate(40, 3)
     out = solve_ti(inst, [], SolveOptions(time_limit=0.5))

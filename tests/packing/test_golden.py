@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.method import RunContext
-from analysis.packing.methods import PIPELINES
-from heuristics.packing.scores import pair_scores
-from instances.packing.generator import generate
+from packgap.analysis.method import RunContext
+from packgap.analysis.packing.methods import PIPELINES
+from packgap.heuristics.packing.scores import pair_scores
+from packgap.instances.packing.generator import generate
 from packgap.packing import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 GOLDEN = {
     "dab+mchp": 0.302344176,

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import muri
-from instances.packing.generator import generate, helios_arrivals, muri_stages, stage_profile
 from packgap import jsonio
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import muri
+from packgap.instances.packing.generator import generate, helios_arrivals, muri_stages, stage_profile
 from packgap.packing import FAMILY
 from packgap.packing.instance import from_dict, to_dict
 

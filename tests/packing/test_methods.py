@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.method import RunContext
-from analysis.packing.methods import METHODS, PIPELINES
-from instances.packing.generator import generate
+from packgap.analysis.method import RunContext
+from packgap.analysis.packing.methods import METHODS, PIPELINES
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.instances.packing.generator import generate
 from packgap.packing import FAMILY
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 
 def _run(name: str, **params: object):  # type: ignore[no-untyped-def]

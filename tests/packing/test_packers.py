@@ -4,17 +4,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from heuristics.packing.anti_overpacking import (
+from packgap.gpus import GpuType
+from packgap.heuristics.packing.anti_overpacking import (
     gpu_count_target,
     speed_weights,
     unpack,
     weighted_target,
 )
-from heuristics.packing.blossom import muri_blossom, pack_by_matching
-from heuristics.packing.dab import dab
-from heuristics.packing.scores import group_eff, pair_scores
-from heuristics.packing.singles import no_packing
-from packgap.gpus import GpuType
+from packgap.heuristics.packing.blossom import muri_blossom, pack_by_matching
+from packgap.heuristics.packing.dab import dab
+from packgap.heuristics.packing.scores import group_eff, pair_scores
+from packgap.heuristics.packing.singles import no_packing
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import from_dict
 from packgap.packing.values import ddl_value
@@ -92,7 +92,7 @@ def test_muri_unpacking_example() -> None:
 
 
 def test_top_edges_keeps_each_endpoints_heaviest() -> None:
-    from heuristics.packing.blossom import top_edges
+    from packgap.heuristics.packing.blossom import top_edges
 
     u, v = np.array([0, 0, 0, 1, 1, 2]), np.array([1, 2, 3, 2, 3, 3])
     w = np.array([5.0, 4, 3, 2, 1, 0])

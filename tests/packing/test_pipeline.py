@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from heuristics.packing.pipeline import (
+from packgap.errors import UnknownNameError
+from packgap.heuristics.packing.pipeline import (
     PACKERS,
     PLANNERS,
     PipelineOptions,
@@ -12,7 +13,6 @@ from heuristics.packing.pipeline import (
     planning_instances,
     run_pipeline,
 )
-from packgap.errors import UnknownNameError
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import from_dict
 from packgap.planning import FAMILY as PLANNING
@@ -72,7 +72,7 @@ def test_batches_never_pair_across_windows() -> None:
 
 
 def test_homogeneous_view_blinds_packing_and_planning() -> None:
-    from heuristics.packing.pipeline import homogeneous_view
+    from packgap.heuristics.packing.pipeline import homogeneous_view
 
     inst = from_dict(tiny_document())
     view = homogeneous_view(inst, "A10")

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis.kit import no_tick
-from analysis.packing import KIT
-from analysis.packing import direction as dirn
-from analysis.packing import muri_misses as muri
-from analysis.packing import reproduce as rep
-from instances.packing.generator import generate
+from packgap.analysis.kit import no_tick
+from packgap.analysis.packing import KIT
+from packgap.analysis.packing import direction as dirn
+from packgap.analysis.packing import muri_misses as muri
+from packgap.analysis.packing import reproduce as rep
 from packgap.gpus import GpuType
+from packgap.instances.packing.generator import generate
 from packgap.jsonio import dumps
 from packgap.packing import Job, PackingInstance, PackingSolution, PlacedGroup
 from packgap.packing.interleave import StageProfile

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from analysis import registry
-from analysis.kit import check_options
-from instances.packing import from_trace
-from instances.packing.generator import TABLE8, fastest_iteration_ms
-from instances.packing.trace_records import MAX_LISTED, CellReader, JobTrace, TraceRecord, arrivals, select
 from packgap import jsonio
+from packgap.analysis import registry
+from packgap.analysis.kit import check_options
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import from_trace
+from packgap.instances.packing.generator import TABLE8, fastest_iteration_ms
+from packgap.instances.packing.trace_records import MAX_LISTED, CellReader, JobTrace, TraceRecord, arrivals, select
 from packgap.packing.instance import from_dict, to_dict
 
 

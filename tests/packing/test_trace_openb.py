@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import openb
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import openb
 from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "alibaba-gpu-v2023-openb"

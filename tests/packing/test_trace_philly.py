@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import from_trace, philly
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import from_trace, philly
 from packgap.packing.instance import from_dict, to_dict
 from tests.clirun import packgap
 from tests.packing.test_trace_common import built, write_lines

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import pollux
-from instances.packing.pollux_jct import placement_of, read_profile, standalone_jct
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import pollux
+from packgap.instances.packing.pollux_jct import placement_of, read_profile, standalone_jct
 from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import pollux
+from packgap.instances.packing import pollux
 from tests.packing.test_trace_common import built
 from tests.packing.test_trace_pollux import write_profiles, write_workload
 

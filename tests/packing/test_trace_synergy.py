@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import synergy_replay
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.packing import synergy_replay
 from tests.packing.test_trace_common import built, write_lines
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "synergy"

@@ -1,4 +1,4 @@
-"""Lower bound and offline references for online runs (analysis.packing.online_bound)."""
+"""Lower bound and offline references for online runs (packgap.analysis.packing.online_bound)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 
-from analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
-from analysis.packing.online_bound import jct_lower_bound, references
-from analysis.registry import methods
-from heuristics.packing.pipeline import PipelineOptions, run_pipeline
+from packgap.analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
+from packgap.analysis.packing.online_bound import jct_lower_bound, references
+from packgap.analysis.registry import methods
+from packgap.heuristics.packing.pipeline import PipelineOptions, run_pipeline
 from packgap.jsonio import dumps
 from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.instance import from_dict
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.packing.strategies import instances, tiny_document
 from tests.packing_online.cases import three_jobs
 

@@ -14,8 +14,8 @@ import hashlib
 
 import pytest
 
-from analysis.packing.online import report_to_dict, simulate_pipeline
-from instances.packing.generator import generate
+from packgap.analysis.packing.online import report_to_dict, simulate_pipeline
+from packgap.instances.packing.generator import generate
 from packgap.jsonio import dumps
 
 GOLDEN_SHA256 = {

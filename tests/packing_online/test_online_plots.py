@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.kit import no_tick
-from analysis.packing.online_plots import plot_document
-from analysis.packing.simulate import run
+from packgap.analysis.kit import no_tick
+from packgap.analysis.packing.online_plots import plot_document
+from packgap.analysis.packing.simulate import run
 from tests.packing_online.cases import three_jobs
 
 

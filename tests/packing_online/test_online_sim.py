@@ -9,10 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.packing.online import overtime_series, pipeline_replan, report_to_dict, simulate_pipeline, snapshot
-from instances.packing.generator import generate
+from packgap.analysis.packing.online import (
+    overtime_series,
+    pipeline_replan,
+    report_to_dict,
+    simulate_pipeline,
+    snapshot,
+)
 from packgap.errors import PackgapError
 from packgap.gpus import GpuType
+from packgap.instances.packing.generator import generate
 from packgap.jsonio import dumps
 from packgap.packing import FAMILY, Job, PackingInstance
 from packgap.packing.online import Start, View, simulate
@@ -160,7 +166,7 @@ def test_run_document_round_trips_through_the_family() -> None:
 def test_a_heterogeneity_blind_pipeline_runs_when_its_type_is_busy() -> None:
     """CUCKOO-Homo online: every GPU seen as an RTX4090 even in rounds where all RTX4090s are
     busy (the snapshot keeps only types with free GPUs; the blind view comes first)."""
-    from instances.packing.generator import generate
+    from packgap.instances.packing.generator import generate
 
     instance = generate(40, seed=2)
     report = simulate_pipeline(instance, "dab+mchp", params={"homogeneous_as": "RTX4090"})

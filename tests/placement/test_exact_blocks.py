@@ -12,18 +12,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.method import RunContext
-from analysis.placement.exact_blocks.ascent import maximise, transport_prices
-from analysis.placement.methods import BY_NAME
-from analysis.run import solve
-from models.placement.block_bound import evaluate, round_dual
-from models.placement.block_paths import build_blocks, extract, start_values
-from models.placement.job_types import blocks, job_types
-from models.placement.pruning import kept_arcs
+from packgap.analysis.method import RunContext
+from packgap.analysis.placement.exact_blocks.ascent import maximise, transport_prices
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.run import solve
+from packgap.models.placement.block_bound import evaluate, round_dual
+from packgap.models.placement.block_paths import build_blocks, extract, start_values
+from packgap.models.placement.job_types import blocks, job_types
+from packgap.models.placement.pruning import kept_arcs
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution, job_slowdown
 from packgap.result import Status
-from solvers.highspy_mip import solve_mip
-from solvers.outcome import SolveOptions
+from packgap.solvers.highspy_mip import solve_mip
+from packgap.solvers.outcome import SolveOptions
 from tests.placement.strategies import rounds
 
 OPTIONS = SolveOptions(time_limit=30, seed=0)

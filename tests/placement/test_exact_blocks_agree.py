@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.placement.methods import BY_NAME
-from analysis.run import solve
-from instances.placement.rounds import generate_round
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.run import solve
+from packgap.instances.placement.rounds import generate_round
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.placement.strategies import rounds
 
 OPTIONS = SolveOptions(time_limit=30, seed=0)

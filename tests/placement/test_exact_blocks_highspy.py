@@ -1,4 +1,4 @@
-"""The raw highspy back-end the block method solves with (``solvers.highspy_mip``): optimum and
+"""The raw highspy back-end the block method solves with (``packgap.solvers.highspy_mip``): optimum and
 bound of a small MIP, its LP relaxation, infeasibility, a start vector, and a time limit that
 still returns an incumbent with a valid bound."""
 
@@ -9,14 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from analysis.placement.methods import BY_NAME
-from analysis.run import solve
-from instances.placement.rounds import generate_round
-from models.placement.block_paths import build_blocks, start_values
+from packgap.analysis.placement.methods import BY_NAME
+from packgap.analysis.run import solve
+from packgap.instances.placement.rounds import generate_round
+from packgap.models.placement.block_paths import build_blocks, start_values
 from packgap.placement import FAMILY
 from packgap.result import Status
-from solvers.highspy_mip import ArrayMip, solve_mip
-from solvers.outcome import SolveOptions
+from packgap.solvers.highspy_mip import ArrayMip, solve_mip
+from packgap.solvers.outcome import SolveOptions
 
 
 def _knapsack(capacity: float) -> ArrayMip:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.method import RunContext
-from analysis.placement.methods import BY_NAME, METHODS
-from analysis.run import solve
-from instances.placement.rounds import generate_round
+from packgap.analysis.method import RunContext
+from packgap.analysis.placement.methods import BY_NAME, METHODS
+from packgap.analysis.run import solve
+from packgap.instances.placement.rounds import generate_round
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 ROUNDS = {
     "32 GPUs, 25 % held, work": lambda: generate_round(32, 10, 2, held=0.25, objective="work"),

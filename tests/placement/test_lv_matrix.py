@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from heuristics.placement.lv_matrix import lv_matrix, traverse
 from packgap.errors import UnknownNameError
+from packgap.heuristics.placement.lv_matrix import lv_matrix, traverse
 
 BINS = (0.89, 0.94, 1.06, 2.55)
 

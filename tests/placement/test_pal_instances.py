@@ -6,18 +6,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from heuristics.placement import POLICIES
-from instances.placement.rounds import PAPER_MODEL_CLASSES, generate_round, trace_round
-from instances.placement.synergy import synergy_trace
-from instances.placement.traces import read_gpu_table, read_sia_philly, read_workload
-from instances.placement.variability import (
+from packgap import jsonio
+from packgap.errors import PackgapError
+from packgap.heuristics.placement import POLICIES
+from packgap.instances.placement.rounds import PAPER_MODEL_CLASSES, generate_round, trace_round
+from packgap.instances.placement.synergy import synergy_trace
+from packgap.instances.placement.traces import read_gpu_table, read_sia_philly, read_workload
+from packgap.instances.placement.variability import (
     artifact_factors,
     read_profiles,
     sample_factors,
     synthetic_factors,
 )
-from packgap import jsonio
-from packgap.errors import PackgapError
 from packgap.placement import FAMILY
 from packgap.placement.instance import from_dict, to_dict
 

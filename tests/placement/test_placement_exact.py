@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from analysis.placement.methods import METHODS
-from analysis.run import check_against_optimum, solve
-from instances.placement.rounds import generate_round
-from models.placement import milp as milp_placement
-from models.placement.cells import round_cells
+from packgap.analysis.placement.methods import METHODS
+from packgap.analysis.run import check_against_optimum, solve
+from packgap.instances.placement.rounds import generate_round
+from packgap.models.placement import milp as milp_placement
+from packgap.models.placement.cells import round_cells
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import Status
-from solvers.highs import solve_pyomo
-from solvers.outcome import SolveOptions
+from packgap.solvers.highs import solve_pyomo
+from packgap.solvers.outcome import SolveOptions
 from tests.placement.strategies import rounds
 
 OPTIONS = SolveOptions(time_limit=30, seed=0)

@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from heuristics.placement import POLICIES, bin_class, bin_scores, pal, placement_order, pm_first
-from heuristics.placement.baselines import packed_gpus
-from heuristics.placement.pm_first import pm_first_gpus
 from packgap.errors import UnknownNameError
+from packgap.heuristics.placement import POLICIES, bin_class, bin_scores, pal, placement_order, pm_first
+from packgap.heuristics.placement.baselines import packed_gpus
+from packgap.heuristics.placement.pm_first import pm_first_gpus
 from packgap.placement import FAMILY, Job, PlacementInstance
 from packgap.placement.instance import from_dict
 from tests.placement.round_docs import round_document

@@ -7,20 +7,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.placement.methods import exact_policy
-from analysis.placement.replay import replay, replay_rounds
-from analysis.placement.round_gaps import round_gaps
-from analysis.placement.simulate import metrics, run
-from heuristics.placement import POLICIES, cluster_policy
-from heuristics.placement.artifact import artifact_bins
-from heuristics.placement.schedulers import SCHEDULERS, fifo, las
-from instances.placement.sim import artifact_extra_jobs, cluster_from_table, sim_jobs
-from instances.placement.synergy import synergy_trace
-from instances.placement.traces import read_gpu_table, read_workload
+from packgap.analysis.placement.methods import exact_policy
+from packgap.analysis.placement.replay import replay, replay_rounds
+from packgap.analysis.placement.round_gaps import round_gaps
+from packgap.analysis.placement.simulate import metrics, run
 from packgap.errors import PackgapError, UnknownNameError
+from packgap.heuristics.placement import POLICIES, cluster_policy
+from packgap.heuristics.placement.artifact import artifact_bins
+from packgap.heuristics.placement.schedulers import SCHEDULERS, fifo, las
+from packgap.instances.placement.sim import artifact_extra_jobs, cluster_from_table, sim_jobs
+from packgap.instances.placement.synergy import synergy_trace
+from packgap.instances.placement.traces import read_gpu_table, read_workload
 from packgap.placement import FAMILY
 from packgap.placement.simulator import Cluster, SimJob, simulate
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
 

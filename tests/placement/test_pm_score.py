@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import silhouette_score
 
-from heuristics.placement.pm_score import bin_class, kmeans_1d, outlier_mask, silhouette_1d
+from packgap.heuristics.placement.pm_score import bin_class, kmeans_1d, outlier_mask, silhouette_1d
 
 
 def _brute_sse(x: np.ndarray, k: int) -> float:

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.kit import no_tick
-from analysis.placement import KIT
-from analysis.placement.figures import primal
-from analysis.placement.repro_overhead import overhead_rows
-from analysis.placement.repro_round_gaps import gap_rows, round_key
-from analysis.placement.sia_philly import sia_philly, simulate_policy
-from instances.traces import traces_dir
+from packgap.analysis.kit import no_tick
+from packgap.analysis.placement import KIT
+from packgap.analysis.placement.figures import primal
+from packgap.analysis.placement.repro_overhead import overhead_rows
+from packgap.analysis.placement.repro_round_gaps import gap_rows, round_key
+from packgap.analysis.placement.sia_philly import sia_philly, simulate_policy
 from packgap.errors import PackgapError
+from packgap.instances.traces import traces_dir
 from packgap.placement import Job
 from tests.placement.strategies import rounds
 

@@ -1,4 +1,4 @@
-"""Cluster traces from trace jobs (:mod:`instances.placement.from_trace`): PAL models and classes,
+"""Cluster traces from trace jobs (:mod:`packgap.instances.placement.from_trace`): PAL models and classes,
 work from durations, cluster shape, PM-score factors from profiles or synthetic, simulation."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from analysis.placement.simulate import simulate_trace
-from instances.placement import from_trace
-from instances.placement.rounds import PAPER_MODEL_CLASSES
-from instances.placement.sim import ARTIFACT_ITER_TIMES
+from packgap.analysis.placement.simulate import simulate_trace
 from packgap.errors import InstanceError, PackgapError
+from packgap.instances.placement import from_trace
+from packgap.instances.placement.rounds import PAPER_MODEL_CLASSES
+from packgap.instances.placement.sim import ARTIFACT_ITER_TIMES
 from packgap.placement.trace import from_dict, to_dict
 from tests.packing.test_trace_common import trace
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from instances.packing import philly
-from instances.placement import from_trace
+from packgap.instances.packing import philly
+from packgap.instances.placement import from_trace
 from packgap.placement.trace import from_dict, to_dict
 from tests.clirun import packgap
 from tests.packing.test_trace_common import built

@@ -1,4 +1,4 @@
-"""The big-M-free positional planning MILP (models.planning.milp) against a brute force."""
+"""The big-M-free positional planning MILP (packgap.models.planning.milp) against a brute force."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.planning.methods import METHODS
-from analysis.run import solve
+from packgap.analysis.planning.methods import METHODS
+from packgap.analysis.run import solve
 from packgap.gpus import GpuType
 from packgap.planning import FAMILY, GpuSequence, Group, PlanningInstance, PlanningSolution
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 BY_NAME = {m.name: m for m in METHODS}
 OPTIONS = SolveOptions(time_limit=20.0)
@@ -68,7 +68,7 @@ def test_milp_is_exact_on_tiny_instances(inst: PlanningInstance) -> None:
 @pytest.mark.parametrize(("groups", "seed", "squeeze"), [(8, 7, 0.15), (10, 1, 0.2), (12, 3, 1.0)])
 def test_milp_and_cpsat_agree_with_binding_deadlines(groups: int, seed: int, squeeze: float) -> None:
     """Deadlines squeezed so that tardiness counts (the generator's are loose)."""
-    from instances.planning.generator import generate
+    from packgap.instances.planning.generator import generate
 
     inst = generate(groups, seed, gpu_types=(("A800", 1), ("RTX4090", 2)))
     inst = dataclasses.replace(
@@ -83,7 +83,7 @@ def test_milp_and_cpsat_agree_with_binding_deadlines(groups: int, seed: int, squ
 
 
 def test_a_timed_out_milp_keeps_its_start_and_a_valid_bound() -> None:
-    from instances.planning.generator import generate
+    from packgap.instances.planning.generator import generate
 
     inst = generate(40, 2, gpu_types=(("A800", 2), ("RTX4090", 4)))
     inst = dataclasses.replace(

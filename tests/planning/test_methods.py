@@ -6,14 +6,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.planning.methods import horn_flow
-from analysis.registry import methods
-from analysis.run import check_against_optimum, solve
-from instances.planning.generator import generate
 from packgap import jsonio
+from packgap.analysis.planning.methods import horn_flow
+from packgap.analysis.registry import methods
+from packgap.analysis.run import check_against_optimum, solve
+from packgap.instances.planning.generator import generate
 from packgap.planning import FAMILY
 from packgap.result import Status
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 
 OPTIONS = SolveOptions(time_limit=20, seed=0)
 HEURISTICS = ("mchp", "fifo", "edf")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from heuristics.planning import mchp, mchp_edge_costs
-from heuristics.planning.mchp import mchp_slots
+from packgap.heuristics.planning import mchp, mchp_edge_costs
+from packgap.heuristics.planning.mchp import mchp_slots
 from packgap.planning import GpuSequence, PlanningSolution
 
 
@@ -25,7 +25,7 @@ def test_table6_matching_is_the_papers(table5):
 
 def test_table6_tie_is_broken_in_queue_order(table5):
     """Both matchings cost 6; without the queue tie-break the solver may return either."""
-    from heuristics.planning.mchp import queue_tie_break
+    from packgap.heuristics.planning.mchp import queue_tie_break
 
     _, _, cost = mchp_edge_costs(table5)
     assert cost[0, 0] + cost[1, 2] == cost[0, 2] + cost[1, 0] == 6

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.kit import no_tick
-from analysis.planning import KIT
-from analysis.planning.figures import HEURISTICS, gaps
-from analysis.planning.reproduce import gap_rows
+from packgap.analysis.kit import no_tick
+from packgap.analysis.planning import KIT
+from packgap.analysis.planning.figures import HEURISTICS, gaps
+from packgap.analysis.planning.reproduce import gap_rows
 from packgap.errors import PackgapError
 
 REP = {r.name: r for r in KIT.reproductions}["planning-gaps"]

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analysis.registry import load_instance
 from packgap import jsonio
+from packgap.analysis.registry import load_instance
 from packgap.errors import InstanceError, ValidationError
 from packgap.planning import FAMILY, GpuSequence, PlanningSolution
 

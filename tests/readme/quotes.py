@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from analysis.kit import PaperValue
+from packgap.analysis.kit import PaperValue
 from packgap.errors import PackgapError
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -96,7 +96,7 @@ def check(quote: Quote) -> None:
 @functools.cache
 def trace_path(relative: str) -> Path:
     """A file or folder of the trace folder; the test skips when either is absent."""
-    from instances.traces import traces_dir
+    from packgap.instances.traces import traces_dir
 
     try:
         path = traces_dir(None) / relative
@@ -110,8 +110,8 @@ def trace_path(relative: str) -> Path:
 @functools.cache
 def reproduction_rows(name: str, quick: bool = False) -> list[dict[str, Any]]:
     """The rows the reproduction ``name`` computes (``packgap figures NAME``)."""
-    from analysis.figures import chosen
-    from analysis.kit import no_tick
+    from packgap.analysis.figures import chosen
+    from packgap.analysis.kit import no_tick
 
     (reproduction,) = chosen([name])
     return reproduction.compute(quick, no_tick)
@@ -120,7 +120,7 @@ def reproduction_rows(name: str, quick: bool = False) -> list[dict[str, Any]]:
 @functools.cache
 def reproduced(name: str, quick: bool = False) -> dict[str, PaperValue]:
     """Each quantity of the reproduction ``name``: the paper's value and ours."""
-    from analysis.figures import chosen
+    from packgap.analysis.figures import chosen
 
     (reproduction,) = chosen([name])
     return {v.quantity: v for v in reproduction.compare(reproduction_rows(name, quick))}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from analysis.calibration.figures import PAPER_FIG8
+from packgap.analysis.calibration.figures import PAPER_FIG8
 from tests.readme.quotes import Quote, check, ours, paper, params, quotes
 
 SETS = 8
@@ -19,7 +19,7 @@ FULL, EARLY, REACH = "full search time", "early-exit search time", "early exit's
 
 @functools.cache
 def table3() -> list[dict[str, Any]]:
-    from analysis.calibration.commands import report_rows
+    from packgap.analysis.calibration.commands import report_rows
 
     return report_rows(10.0)
 

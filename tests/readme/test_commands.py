@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import typer
 
-from analysis.cli import add_dynamic_commands, app, instances_app
-from analysis.registry import load_instance, to_document
-from instances.packing.generator import generate as generate_packing
+from packgap.analysis.cli import add_dynamic_commands, app, instances_app
+from packgap.analysis.registry import load_instance, to_document
+from packgap.instances.packing.generator import generate as generate_packing
 from tests.readme.quotes import README
 
 

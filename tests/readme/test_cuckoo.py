@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from analysis.packing.direction import JOBS
-from analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
+from packgap.analysis.packing.direction import JOBS
+from packgap.analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
 from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows, trace_path
 
 SLOW = ("slow",)
@@ -33,15 +33,15 @@ def table6(quantity: str) -> float:
 
 def second_optimum() -> float:
     """The cost of Table 5's least-cost matchings when there are exactly two of them."""
-    from analysis.kit import no_tick
-    from analysis.packing.reproduce import table6 as rows
+    from packgap.analysis.kit import no_tick
+    from packgap.analysis.packing.reproduce import table6 as rows
 
     costs = [r["cost"] for r in rows(False, no_tick) if r["kind"] == "optimum"]
     return float(costs[1]) if len(costs) == 2 else -1.0
 
 
 def narrow_jobs() -> float:
-    from analysis.packing.muri_misses import muri_instance
+    from packgap.analysis.packing.muri_misses import muri_instance
 
     return float(sum(j.gpus < 32 for j in muri_instance().jobs))
 
@@ -55,14 +55,14 @@ def paper_online(system: str, column: int = 0) -> float:
 def online_rows() -> list[dict[str, Any]]:
     """Every system online on seeds 1-3 of the 521-job workload (references: lower bounds only,
     the README quotes no gap)."""
-    from analysis.kit import no_tick
-    from analysis.packing.reproduce import online_rows as rows
+    from packgap.analysis.kit import no_tick
+    from packgap.analysis.packing.reproduce import online_rows as rows
 
     return rows((1, 2, 3), PAPER_JOBS, None, no_tick)
 
 
 def online(system: str, key: str = "norm_jct") -> float:
-    from analysis.packing.reproduce import online_summary
+    from packgap.analysis.packing.reproduce import online_summary
 
     return online_summary(online_rows(), system)[key]
 
@@ -70,8 +70,8 @@ def online(system: str, key: str = "norm_jct") -> float:
 @functools.cache
 def muri() -> Mapping[tuple[str, str], Mapping[str, Any]]:
     """The Muri-trace runs of ``cuckoo-direction`` (40 jobs, V100:32), by (scenario, method)."""
-    from analysis.kit import no_tick
-    from analysis.packing.muri_misses import muri_misses
+    from packgap.analysis.kit import no_tick
+    from packgap.analysis.packing.muri_misses import muri_misses
 
     trace_path("muri/cluster_exp/cluster_trace.csv")
     return {(r["scenario"], r["method"]): r for r in muri_misses(False, no_tick)}
@@ -94,7 +94,7 @@ def muri_run(scenario: str, method: str, key: str = "late_jobs") -> float:
 @functools.cache
 def direction() -> list[dict[str, Any]]:
     """Per (base, mode, factor, value) of ``cuckoo-direction`` (about 12 minutes): seed means."""
-    from analysis.packing.direction import direction_summary
+    from packgap.analysis.packing.direction import direction_summary
 
     trace_path("muri/cluster_exp/cluster_trace.csv")
     return direction_summary(reproduction_rows("cuckoo-direction"))
@@ -141,7 +141,7 @@ def offline_favours_less() -> float:
 
 
 def seeds(pick: Any) -> float:
-    from analysis.packing.direction import SEEDS
+    from packgap.analysis.packing.direction import SEEDS
 
     return float(pick(len(SEEDS[base, False]) for base in ("issue", "paper")))
 

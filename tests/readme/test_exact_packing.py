@@ -14,11 +14,11 @@ import functools
 
 import pytest
 
-from analysis.registry import family, method, trace_builder
-from analysis.run import solve
-from instances.packing.generator import generate
+from packgap.analysis.registry import family, method, trace_builder
+from packgap.analysis.run import solve
+from packgap.instances.packing.generator import generate
 from packgap.result import SolveResult, Status, certified_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.readme.quotes import Quote, check, params, trace_path
 
 LIMIT = 60.0

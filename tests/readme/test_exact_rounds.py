@@ -16,12 +16,12 @@ from functools import partial
 
 import pytest
 
-from analysis.registry import family, method
-from analysis.run import solve
-from instances.placement.rounds import generate_round
+from packgap.analysis.registry import family, method
+from packgap.analysis.run import solve
+from packgap.instances.placement.rounds import generate_round
 from packgap.placement import PlacementInstance
 from packgap.result import SolveResult, Status, certified_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.readme.quotes import Quote, check, params
 
 #: GPUs -> (jobs asked, limit used here in s, slack of a gap in points); the README's limits

@@ -15,11 +15,11 @@ import functools
 
 import pytest
 
-from analysis.registry import family, kit, method, trace_builder
-from analysis.run import solve
-from instances.packing.generator import generate
+from packgap.analysis.registry import family, kit, method, trace_builder
+from packgap.analysis.run import solve
+from packgap.instances.packing.generator import generate
 from packgap.result import SolveResult, Status, certified_gap, primal_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.readme.quotes import TEXT, Quote, check, params, quoted, trace_path
 
 GENERATED, MURI = "packing-n8-s3", "muri-cluster_trace-s1"

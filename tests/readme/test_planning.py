@@ -10,11 +10,11 @@ from functools import partial
 
 import pytest
 
-from analysis.registry import family, method
-from analysis.run import solve
-from instances.planning.generator import generate
+from packgap.analysis.registry import family, method
+from packgap.analysis.run import solve
+from packgap.instances.planning.generator import generate
 from packgap.result import SolveResult, Status, primal_gap
-from solvers.outcome import SolveOptions
+from packgap.solvers.outcome import SolveOptions
 from tests.readme.quotes import Quote, check, params, quotes, reproduction_rows
 
 CLUSTER = (("A800", 1), ("RTX4090", 2))
@@ -62,7 +62,7 @@ def proven(groups: int) -> float:
 def planning_gap(method: str, which: int) -> float:
     """The least (``which`` 0) or largest (-1) of ``method``'s mean gaps (%) to the optimum at
     4, 8 and 12 groups in `planning-gaps`."""
-    from analysis.planning.figures import gaps, mean
+    from packgap.analysis.planning.figures import gaps, mean
 
     rows = reproduction_rows("planning-gaps")
     assert {r["status"] for r in rows if r["method"].startswith("exact")} == {"optimal"}

@@ -10,7 +10,7 @@ from functools import partial
 
 import pytest
 
-from analysis.placement.repro_jct import PAPER_FIG11, PAPER_FIG13
+from packgap.analysis.placement.repro_jct import PAPER_FIG11, PAPER_FIG13
 from tests.readme.quotes import Quote, check, ours, paper, params, trace_path
 
 TRACES, SLOW = ("traces",), ("traces", "slow")

@@ -15,7 +15,7 @@ SEEDS = range(1, 11)
 
 @functools.cache
 def excess(jobs: int) -> dict[str, float]:
-    from analysis.sharing.exact_scaling import mean_excess, measure
+    from packgap.analysis.sharing.exact_scaling import mean_excess, measure
 
     rows = [measure(jobs, seed, 60.0) for seed in SEEDS]
     assert all(r.proven for r in rows), "every seed proven, as the README says"

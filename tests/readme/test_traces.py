@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from analysis.registry import trace_builder
+from packgap.analysis.registry import trace_builder
 from tests.readme.quotes import Quote, check, params, quotes, trace_path
 
 #: A file per source whose default cluster size the README quotes.
@@ -27,7 +27,7 @@ def cluster(source: str) -> tuple[int, int]:
 def gavel_exact_rows() -> float:
     """Rows of ``gavel/traces/msr/seed=0..4/*.trace`` whose total steps are ``int(d x t)`` for the
     whole number of seconds ``d`` the reader recovers (``t``: the job type's V100 throughput)."""
-    from instances.packing.gavel import THROUGHPUTS, TRACE_FIELDS, read_tab_lines, read_throughputs
+    from packgap.instances.packing.gavel import THROUGHPUTS, TRACE_FIELDS, read_tab_lines, read_throughputs
 
     rates = read_throughputs(trace_path(str(THROUGHPUTS)))
     folder = trace_path("gavel/traces/msr")

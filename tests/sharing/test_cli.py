@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.registry import kit
 from packgap import jsonio
+from packgap.analysis.registry import kit
 from tests.clirun import packgap
 
 TRACES = Path(os.environ.get("PACKGAP_TRACES", Path(__file__).resolve().parents[3] / "shared" / "traces"))
@@ -81,7 +81,7 @@ def test_generate_solve_and_simulate(tmp_path: Path) -> None:
 
 
 def test_bad_instance_exits_2_with_field_paths(tmp_path: Path) -> None:
-    from instances.sharing.generator import generate
+    from packgap.instances.sharing.generator import generate
     from packgap.sharing import instance
 
     doc = instance.to_dict(generate(3, 1))
@@ -136,7 +136,7 @@ def test_pollux_and_philly_trace_builders(tmp_path: Path) -> None:
 
 def test_trace_builders_on_tiny_files(tmp_path: Path) -> None:
     """The same readers on files written here in the official formats (no trace folder)."""
-    from instances.sharing.traces import from_philly, from_pollux, lucid_xi
+    from packgap.instances.sharing.traces import from_philly, from_pollux, lucid_xi
 
     profiles = tmp_path / "profiles"
     for app in ("bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"):

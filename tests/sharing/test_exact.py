@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.sharing.exclusive import fifo, sjf
-from heuristics.sharing.pair import pair_decision
-from heuristics.sharing.sjf_bsbf import sjf_bsbf
-from heuristics.sharing.sjf_ffs import sjf_ffs
-from heuristics.sharing.tiresias import tiresias
-from instances.sharing.generator import generate
-from models.sharing.bound import average_jct_lower_bound
-from models.sharing.branch_bound import solve
+from packgap.heuristics.sharing.exclusive import fifo, sjf
+from packgap.heuristics.sharing.pair import pair_decision
+from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
+from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
+from packgap.heuristics.sharing.tiresias import tiresias
+from packgap.instances.sharing.generator import generate
+from packgap.models.sharing.bound import average_jct_lower_bound
+from packgap.models.sharing.branch_bound import solve
 from packgap.sharing import FAMILY
 from tests.sharing.helpers import tiny
 
@@ -71,9 +71,9 @@ def test_incumbent_is_kept_when_nothing_beats_it() -> None:
 @given(st.integers(0, 10_000))
 def test_time_indexed_bounds_hold_and_agree_with_branch_and_bound(seed: int) -> None:
     """MILP and CP-SAT bounds lie below the B&B optimum and every policy; a closed gap is the optimum."""
-    from analysis.registry import method
-    from analysis.run import solve as run_method
-    from solvers.outcome import SolveOptions
+    from packgap.analysis.registry import method
+    from packgap.analysis.run import solve as run_method
+    from packgap.solvers.outcome import SolveOptions
 
     inst = small(seed, jobs=4)
     optimum = FAMILY.evaluate(inst, solve(inst, None, time_limit=20).solution).objective
@@ -88,7 +88,7 @@ def test_time_indexed_bounds_hold_and_agree_with_branch_and_bound(seed: int) -> 
 
 
 def test_reproduction_rows_draw_and_compare(tmp_path: Path) -> None:
-    from analysis.registry import kit
+    from packgap.analysis.registry import kit
 
     repro = {r.item: r for r in kit("sharing").reproductions}
     rows = repro["Table IV"].compute(True, lambda *a: None)
@@ -107,10 +107,10 @@ def test_reproduction_rows_draw_and_compare(tmp_path: Path) -> None:
 def test_branch_and_bound_and_milp_agree_where_both_prove_the_optimum(jobs: list[tuple[float, int, int]]) -> None:
     """Jobs that never need to meet: the time-indexed relaxation closes its gap (its replayed
     schedule meets its bound), and its optimum is the branch and bound's."""
-    from analysis.registry import method
-    from analysis.run import solve as run_method
+    from packgap.analysis.registry import method
+    from packgap.analysis.run import solve as run_method
     from packgap.result import Status
-    from solvers.outcome import SolveOptions
+    from packgap.solvers.outcome import SolveOptions
 
     inst = tiny(jobs, gpus=2)
     out = solve(inst, None, time_limit=10)

@@ -1,4 +1,4 @@
-"""Theorem 1 with release times (models.sharing.pair_bound): against Theorem 1, a grid of
+"""Theorem 1 with release times (packgap.models.sharing.pair_bound): against Theorem 1, a grid of
 start times, and the progress model on a two-job instance."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.sharing.pair import pair_decision
-from models.sharing.pair_bound import pair_bound, together
+from packgap.heuristics.sharing.pair import pair_decision
+from packgap.models.sharing.pair_bound import pair_bound, together
 from packgap.sharing import JobSchedule, Segment, SharingSolution
 from packgap.sharing.progress import replay
 from tests.sharing.helpers import tiny

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from instances.sharing.generator import generate
-from models.sharing.branch_bound import Search, solve
-from models.sharing.dominance import Rules, left_shift_dominated
-from models.sharing.node_bound import Estimate, NodeBound, Running
+from packgap.instances.sharing.generator import generate
+from packgap.models.sharing.branch_bound import Search, solve
+from packgap.models.sharing.dominance import Rules, left_shift_dominated
+from packgap.models.sharing.node_bound import Estimate, NodeBound, Running
 from packgap.sharing import FAMILY, JobSchedule, ModelProfile, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay

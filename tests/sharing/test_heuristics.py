@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.sharing.batch_scaling import best_sharing
-from heuristics.sharing.exclusive import fifo, sjf
-from heuristics.sharing.online import consolidated
-from heuristics.sharing.sjf_bsbf import sjf_bsbf
-from heuristics.sharing.sjf_ffs import sjf_ffs
-from heuristics.sharing.tiresias import tiresias
-from instances.sharing.generator import generate
+from packgap.heuristics.sharing.batch_scaling import best_sharing
+from packgap.heuristics.sharing.exclusive import fifo, sjf
+from packgap.heuristics.sharing.online import consolidated
+from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
+from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
+from packgap.heuristics.sharing.tiresias import tiresias
+from packgap.instances.sharing.generator import generate
 from packgap.sharing import FAMILY, Perf, SharingInstance, SharingSolution
 from tests.sharing.helpers import tiny
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from instances.sharing.generator import generate
 from packgap import jsonio
 from packgap.errors import InstanceError, ValidationError
+from packgap.instances.sharing.generator import generate
 from packgap.sharing import FAMILY, JobSchedule, Segment, SharingSolution, instance
 from packgap.sharing.perf import iteration_time, ladder, steps
 from tests.sharing.helpers import solo_model, tiny

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.sharing import pair
-from heuristics.sharing.pair import pair_average, pair_decision, printed_sign_test
 from packgap.errors import PackgapError
+from packgap.heuristics.sharing import pair
+from packgap.heuristics.sharing.pair import pair_average, pair_decision, printed_sign_test
 from packgap.sharing import FAMILY, JobSchedule, Segment, SharingSolution
 from tests.sharing.helpers import tiny
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.sharing import pollux_load
-from analysis.sharing.reproduce import mean_metric
-from instances.traces import ENV, traces_dir
+from packgap.analysis.sharing import pollux_load
+from packgap.analysis.sharing.reproduce import mean_metric
 from packgap.errors import PackgapError
+from packgap.instances.traces import ENV, traces_dir
 
 APPS = ("bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3")
 
@@ -81,7 +81,7 @@ def test_the_published_workloads_in_quick_mode() -> None:
 
 
 def test_registered_and_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from analysis.registry import kit
+    from packgap.analysis.registry import kit
 
     assert pollux_load.REPRODUCTION in kit("sharing").reproductions
     write_traces(tmp_path / "traces")

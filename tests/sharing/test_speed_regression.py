@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from analysis.sharing.simulate import POLICY_NAMES
-from analysis.sharing.simulate import policy as run_policy
-from heuristics.sharing.sjf_bsbf import bsbf_in_order, sjf_bsbf
-from instances.sharing.generator import generate
 from packgap import jsonio
+from packgap.analysis.sharing.simulate import POLICY_NAMES
+from packgap.analysis.sharing.simulate import policy as run_policy
+from packgap.heuristics.sharing.sjf_bsbf import bsbf_in_order, sjf_bsbf
+from packgap.instances.sharing.generator import generate
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 
 #: (jobs, seed, policy) -> (first 32 hex digits of the schedule's SHA-256, average JCT s).

@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heuristics.sharing.batch_scaling import SharingConfig, best_sharing, sharing_table
-from heuristics.sharing.online import View, consolidated
-from heuristics.sharing.pair import decide, decide_many
-from heuristics.sharing.tiresias import greedy
-from instances.sharing.generator import generate
+from packgap.heuristics.sharing.batch_scaling import SharingConfig, best_sharing, sharing_table
+from packgap.heuristics.sharing.online import View, consolidated
+from packgap.heuristics.sharing.pair import decide, decide_many
+from packgap.heuristics.sharing.tiresias import greedy
+from packgap.instances.sharing.generator import generate
 from packgap.sharing import Perf
 from packgap.sharing.perf import ladder
 from packgap.sharing.progress import CoLocation

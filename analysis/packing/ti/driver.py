@@ -3,30 +3,30 @@
 The problem is CUCKOO's joint formulation (section 3.3.1, eq. 3-10): pair jobs of equal GPU
 demand, give each group a GPU type and a start, within each type's GPU count at all times,
 minimising ``alpha * V1 + beta * V2``. One *level* of the method works on the relaxation of
-:mod:`models.packing.ti_grid` with the columns still in play (the *universe*;
-:mod:`analysis.packing.ti.lp`):
+:mod:`packgap.models.packing.ti_grid` with the columns still in play (the *universe*;
+:mod:`packgap.analysis.packing.ti.lp`):
 
 1. column generation: the LP over a growing subset of the universe, priced over the whole
-   universe with the prefix-sum pricing of :mod:`models.packing.ti_duals`; after every LP
+   universe with the prefix-sum pricing of :mod:`packgap.models.packing.ti_duals`; after every LP
    the Lagrangian bound is a certificate (also when the LP was stopped early);
-2. primal side: LP rounding plus a serial schedule (:mod:`models.packing.serial`), and the
+2. primal side: LP rounding plus a serial schedule (:mod:`packgap.models.packing.serial`), and the
    same from an integer program over the universe when it is small (then also a bound) or
    over the columns of least reduced cost, then local search from the best answer; every
    answer is validated and scored by the family's evaluator before it counts
-   (:mod:`analysis.packing.ti.search`, :mod:`analysis.packing.ti.rounding`,
-   :mod:`analysis.packing.ti.local_search`);
+   (:mod:`packgap.analysis.packing.ti.search`, :mod:`packgap.analysis.packing.ti.rounding`,
+   :mod:`packgap.analysis.packing.ti.local_search`);
 3. reduced-cost fixing against the best answer drops the columns that lie in no better
-   solution; the survivors split into half periods (:func:`models.packing.ti_grid.refine`).
+   solution; the survivors split into half periods (:func:`packgap.models.packing.ti_grid.refine`).
 
 Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
 universe would pass ``max_columns`` (memory), halving stops paying on a universe too big
 for the integer program, or the time is spent. Half of what is left then goes to local
-search, the rest to CP-SAT (:mod:`models.packing.cpsat`, rounding ``"feasible"``) over the
+search, the rest to CP-SAT (:mod:`packgap.models.packing.cpsat`, rounding ``"feasible"``) over the
 options the last level kept, hinted with the best answer and given the best bound as a cut;
 its answer counts when better, its bound when its data lie on its grid (then it also gets
 ``cpsat_share`` of the time limit up front). The bound reported is the best of every valid
 bound computed (each level's, the integer programs', CP-SAT's, the closed-form bound of
-:mod:`models.packing.bounds`), capped by the best answer: a level's bound speaks only of
+:mod:`packgap.models.packing.bounds`), capped by the best answer: a level's bound speaks only of
 solutions better than the answer it pruned with.
 
 The horizon H (the tail starts there) is the best answer's makespan; any H is valid.
@@ -40,15 +40,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from analysis.packing.ti.lp import LevelState, column_generation, integer_program
-from analysis.packing.ti.rounding import round_answer
-from analysis.packing.ti.search import Search
-from models.packing import cpsat, ti_duals, ti_grid
+from packgap.analysis.packing.ti.lp import LevelState, column_generation, integer_program
+from packgap.analysis.packing.ti.rounding import round_answer
+from packgap.analysis.packing.ti.search import Search
+from packgap.models.packing import cpsat, ti_duals, ti_grid
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
 from packgap.result import Status, certified_gap
-from solvers.cpsat import solve_cpsat
-from solvers.outcome import SolveOptions
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.outcome import SolveOptions
 
 #: Relative gap at which an answer counts as proven optimal (the evaluator's bound tolerance).
 OPTIMAL_GAP = 1e-6

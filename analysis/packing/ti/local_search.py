@@ -1,6 +1,6 @@
 """Local search of ``exact-ti``'s primal side over the serial schedule's priority list.
 
-Hill climbing from an answer (:mod:`models.packing.serial` turns a priority list into a
+Hill climbing from an answer (:mod:`packgap.models.packing.serial` turns a priority list into a
 schedule): move one group to another place in the priority list (the best place for it,
 insertion moves) or to another GPU type, keeping every move that lowers the objective, until
 no move helps or the time is spent (measured on the Muri 40-job instance: adjacent swaps
@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
-from models.packing.data import Candidate, Weights
-from models.packing.serial import Chosen, Profile, group_cost, place_group, serial_schedule
+from packgap.models.packing.data import Candidate, Weights
+from packgap.models.packing.serial import Chosen, Profile, group_cost, place_group, serial_schedule
 from packgap.packing import PackingInstance
 
 

@@ -1,7 +1,7 @@
-"""One level's LP and integer program of :mod:`analysis.packing.ti.driver` (highspy, step formulation).
+"""One level's LP and integer program of :mod:`packgap.analysis.packing.ti.driver` (highspy, step formulation).
 
 :func:`column_generation` solves the LP over a growing subset of the level's *universe*,
-pricing the whole universe with :mod:`models.packing.ti_duals` after every solve (the
+pricing the whole universe with :mod:`packgap.models.packing.ti_duals` after every solve (the
 Lagrangian bound then is a certificate even when the LP stopped early);
 :func:`integer_program` solves the integer program over the universe when it is small (a
 bound) or over the columns of least reduced cost (a restricted master heuristic, Joncour et
@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from analysis.packing.ti.rounding import round_answer
-from analysis.packing.ti.search import Search
-from models.packing import ti_duals, ti_grid
+from packgap.analysis.packing.ti.rounding import round_answer
+from packgap.analysis.packing.ti.search import Search
+from packgap.models.packing import ti_duals, ti_grid
 from packgap.result import Status
-from solvers.highspy_lp import Columns, HighsModel, LpSolution
-from solvers.outcome import SolveOptions
+from packgap.solvers.highspy_lp import Columns, HighsModel, LpSolution
+from packgap.solvers.outcome import SolveOptions
 
 #: What the best answer costs in the scaled LP (:class:`LevelLp`).
 LP_SCALE = 1e4

@@ -1,5 +1,5 @@
 """LP rounding of ``exact-ti``: an LP (or integer) answer -> packing and priorities ->
-serial schedule (:mod:`models.packing.serial`) -> offered to the search as an answer."""
+serial schedule (:mod:`packgap.models.packing.serial`) -> offered to the search as an answer."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from analysis.packing.ti.search import Search
-from models.packing import ti_grid
-from models.packing.data import Candidate
-from models.packing.serial import serial_schedule
+from packgap.analysis.packing.ti.search import Search
+from packgap.models.packing import ti_grid
+from packgap.models.packing.data import Candidate
+from packgap.models.packing.serial import serial_schedule
 
 
 def lp_groups(

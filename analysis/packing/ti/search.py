@@ -1,4 +1,4 @@
-"""The state the levels of :mod:`analysis.packing.ti.driver` share: data, best answer, best bound, clock.
+"""The state the levels of :mod:`packgap.analysis.packing.ti.driver` share: data, best answer, best bound, clock.
 
 Every answer is validated and scored by the family's evaluator before it counts; bounds are
 kept in the objective's units (the LP works without the objective's constant).
@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from analysis.packing.ti.local_search import local_search
-from models.packing import ti_grid
-from models.packing.bounds import lower_bound
-from models.packing.data import candidates, place, weights
-from models.packing.serial import serial_schedule
+from packgap.analysis.packing.ti.local_search import local_search
 from packgap.errors import ValidationError
+from packgap.models.packing import ti_grid
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import candidates, place, weights
+from packgap.models.packing.serial import serial_schedule
 from packgap.packing import FAMILY, PackingInstance, PackingSolution
 
 
@@ -66,7 +66,7 @@ class Search:
         self.offer(place(self.instance, self.cands, chosen))
 
     def improve(self, seconds: float) -> None:
-        """Local search (:mod:`analysis.packing.ti.local_search`) from the best answer,
+        """Local search (:mod:`packgap.analysis.packing.ti.local_search`) from the best answer,
         unless it already stopped at a local optimum from this answer."""
         if self.settled == self.best[0]:
             return

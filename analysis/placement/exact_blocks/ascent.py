@@ -1,7 +1,7 @@
-"""Subgradient ascent on the Lagrangian bound of ``models.placement.block_bound``.
+"""Subgradient ascent on the Lagrangian bound of ``packgap.models.placement.block_bound``.
 
 Prices start at the duals of the transport relaxation (each GPU to one type, every type
-paying ``factor x score / N`` per GPU, ``analysis.placement.exact_blocks.transport``); Polyak
+paying ``factor x score / N`` per GPU, ``packgap.analysis.placement.exact_blocks.transport``); Polyak
 subgradient steps towards the incumbent's objective then raise ``L`` (Polyak 1969; Held, Wolfe
 and Crowder 1974), halving the step after ``patience`` steps without progress.
 """
@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.placement.exact_blocks.transport import potentials, transport
-from models.placement.block_bound import DualPoint, RoundDual, evaluate
+from packgap.analysis.placement.exact_blocks.transport import potentials, transport
+from packgap.models.placement.block_bound import DualPoint, RoundDual, evaluate
 
 #: The ascent stops once its step factor has been halved below this (about 13 halvings).
 MIN_FACTOR = 1e-4
 
 
 def transport_prices(rd: RoundDual) -> tuple[np.ndarray, np.ndarray]:
-    """Duals of the transport relaxation (:mod:`analysis.placement.exact_blocks.transport`): a
+    """Duals of the transport relaxation (:mod:`packgap.analysis.placement.exact_blocks.transport`): a
     type ships ``m N`` GPUs at ``unit x score`` each, ``unit`` = the cheaper of its within-node
     and spread factors over ``N``. A type's price per job is ``N`` times its price per GPU, and
     ``pi[g]`` is the least reduced cost of ``g`` (at most 0, the idle cost, unless every GPU

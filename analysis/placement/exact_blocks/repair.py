@@ -1,23 +1,23 @@
-"""Lagrangian repair: a placement from the prices of ``models.placement.block_bound``.
+"""Lagrangian repair: a placement from the prices of ``packgap.models.placement.block_bound``.
 
 At good prices the types' cheapest walks almost partition the GPUs (Fisher 1981, "Lagrangian
 heuristics"). The repair keeps that structure and fixes the overlaps: within-node subsets of
 negative reduced cost are taken greedily, cheapest first, while they neither overlap nor
 exceed their type's job count; every other GPU then goes to one type by a transport whose
-cost for (type, GPU) is the walk slack of that take (``models.placement.walks.take_slack``:
+cost for (type, GPU) is the walk slack of that take (``packgap.models.placement.walks.take_slack``:
 0 on the type's cheapest walk), plus ``TIE_WEIGHT`` x the GPU's score so that slack ties
 go to better GPUs. Each type's GPUs are then cut into score-ordered blocks, which is exact
-for the pool it got (``models.placement.job_types``).
+for the pool it got (``packgap.models.placement.job_types``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from analysis.placement.exact_blocks.transport import transport
-from models.placement.block_bound import RoundDual, subset_reduced_costs
-from models.placement.job_types import blocks
-from models.placement.walks import take_slack
+from packgap.analysis.placement.exact_blocks.transport import transport
+from packgap.models.placement.block_bound import RoundDual, subset_reduced_costs
+from packgap.models.placement.job_types import blocks
+from packgap.models.placement.walks import take_slack
 from packgap.placement import PlacementSolution
 
 #: Weight of the PM-score in the transport cost (breaks ties between zero-slack GPUs).

@@ -1,12 +1,12 @@
 """The dual phase of the exact block method: Lagrangian bound plus repaired placements.
 
 Starting from a heuristic placement (``pal+blocks``, so the answer is never worse than PAL),
-the subgradient ascent of ``analysis.placement.exact_blocks.ascent`` raises the bound while,
+the subgradient ascent of ``packgap.analysis.placement.exact_blocks.ascent`` raises the bound while,
 whenever its best prices change (every ``probe_every`` steps),
-``analysis.placement.exact_blocks.repair`` turns them into a placement; the evaluator scores
+``packgap.analysis.placement.exact_blocks.repair`` turns them into a placement; the evaluator scores
 it and the best one is kept and becomes the ascent's target. On generated rounds this alone
 certifies gaps of 0.03-0.1 % (256 to 27,648 GPUs). :func:`settle` then reads the pruned
-block-path MILP's outcome (``models.placement.pruning``, ``models.placement.block_paths``).
+block-path MILP's outcome (``packgap.models.placement.pruning``, ``packgap.models.placement.block_paths``).
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.placement.exact_blocks.ascent import maximise
-from analysis.placement.exact_blocks.repair import repair
-from models.placement.block_bound import DualPoint, RoundDual, round_dual
-from models.placement.block_paths import BlockModel, build_blocks, extract
-from models.placement.pruning import kept_arcs
+from packgap.analysis.placement.exact_blocks.ascent import maximise
+from packgap.analysis.placement.exact_blocks.repair import repair
+from packgap.models.placement.block_bound import DualPoint, RoundDual, round_dual
+from packgap.models.placement.block_paths import BlockModel, build_blocks, extract
+from packgap.models.placement.pruning import kept_arcs
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.result import Status
-from solvers.highspy_mip import MipSolution
-from solvers.outcome import status_from_gap
+from packgap.solvers.highspy_mip import MipSolution
+from packgap.solvers.outcome import status_from_gap
 
 #: Relative gap under which the incumbent counts as proven optimal.
 GAP_TOL = 1e-9
@@ -97,7 +97,7 @@ def _ascend(
 
 def pruned_model(found: Search, mip_gap: float, max_columns: int) -> BlockModel | None:
     """The block-path MILP restricted to what a placement better than ``found``'s can use
-    (``models.placement.pruning``); None when the gap is already within ``mip_gap`` (or
+    (``packgap.models.placement.pruning``); None when the gap is already within ``mip_gap`` (or
     closed) or the model would have more than ``max_columns`` columns."""
     if found.within(mip_gap):
         return None

@@ -1,9 +1,9 @@
 """The transport relaxation of a PAL round: every free GPU goes to one job type (or idles),
 each type receiving exactly its demand, at a per-(type, GPU) cost.
 
-Both the Lagrangian's starting prices (``analysis.placement.exact_blocks.ascent``) and its
-repair heuristic (``analysis.placement.exact_blocks.repair``) solve one: an exact min-cost flow
-over integer costs on a ``resolution`` grid (``solvers.flow``); neither uses its value as a
+Both the Lagrangian's starting prices (``packgap.analysis.placement.exact_blocks.ascent``) and its
+repair heuristic (``packgap.analysis.placement.exact_blocks.repair``) solve one: an exact min-cost flow
+over integer costs on a ``resolution`` grid (``packgap.solvers.flow``); neither uses its value as a
 bound.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.flow import min_cost_flow
+from packgap.solvers.flow import min_cost_flow
 
 #: Cost grid of the flow (its answers seed prices or a heuristic; no bound reads its value).
 RESOLUTION = 1e-7

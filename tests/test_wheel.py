@@ -1,0 +1,92 @@
+"""The installed package owns one import name (issue 20): a wheel's only top-level package is
+``packgap``, and it runs from a folder holding a researcher's own ``models``, ``analysis`` and
+``solvers`` packages without importing them.
+
+The wheel is built without isolation (no download) and installed without dependencies into a
+fresh virtual environment outside the repository that sees this environment's third-party
+packages through a ``.pth`` line; this environment's editable ``packgap`` is invisible there
+(``.pth`` files of an added path are not processed).
+"""
+
+from __future__ import annotations
+
+import os
+import site
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+USER_PACKAGES = ("models", "analysis", "solvers", "heuristics", "instances")
+
+
+def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PACKGAP_TRACES")}
+    env["COLUMNS"] = "200"
+    return subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment with the wheel installed; returns its ``bin`` folder."""
+    base = tmp_path_factory.mktemp("wheel")
+    built = _run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", ROOT, cwd=base)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (base / "dist").glob("packgap-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        top_level = next(n for n in archive.namelist() if n.endswith(".dist-info/top_level.txt"))
+        assert archive.read(top_level).decode().split() == ["packgap"]
+        names = archive.namelist()
+    assert not [n for n in names if n.split("/")[0] in USER_PACKAGES], "a layer installed at the top level"
+    assert "packgap/instances/calibration/table3.json" in names, "package data missing from the wheel"
+    env_dir = base / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    purelib = Path(
+        _run(env_dir / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=base)
+        .stdout.strip()
+    )
+    (purelib / "_packgap_test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    pip = _run(
+        sys.executable, "-m", "pip", "--python", env_dir / "bin" / "python", "install", "--no-deps", "-q", wheel, cwd=base
+    )
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    return env_dir / "bin"
+
+
+@pytest.fixture
+def user_repo(tmp_path: Path) -> Path:
+    """A researcher's folder: packages named like packgap's layers that fail when imported."""
+    for name in USER_PACKAGES:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('the user\\'s own {name} was imported')\n")
+    return tmp_path
+
+
+def test_wheel_runs_beside_a_users_own_packages(installed: Path, user_repo: Path) -> None:
+    located = _run(installed / "python", "-c", "import packgap.models, packgap; print(packgap.__file__)", cwd=user_repo)
+    assert located.returncode == 0, located.stderr
+    assert str(ROOT) not in located.stdout, "the test imported the checkout, not the wheel"
+    assert _run(installed / "packgap", "--help", cwd=user_repo).returncode == 0
+    made = _run(
+        installed / "packgap", "instances", "generate", "planning", "--groups", "4", "--seed", "1", "-o", "p.json",
+        cwd=user_repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    compared = _run(
+        installed / "packgap", "compare", "p.json", "--methods", "fifo,exact-flow", "--time-limit", "20", cwd=user_repo
+    )
+    assert compared.returncode == 0, compared.stderr
+    assert "exact-flow" in compared.stdout
+    api = _run(
+        installed / "python",
+        "-c",
+        "import packgap; t = packgap.compare(['p.json'], ['fifo', 'exact-flow'], time_limit=20); "
+        "print(sorted(t['method']))",
+        cwd=user_repo,
+    )
+    assert api.returncode == 0, api.stderr
+    assert "['exact-flow', 'fifo']" in api.stdout
