@@ -248,7 +248,7 @@ def store_runs(
     db = ResultStore(path)
     try:
         for name, metrics in sim.run_metrics(document):
-            numbers = {
+            numbers: dict[str, float | None] = {
                 k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)
             }
             result = SolveResult(

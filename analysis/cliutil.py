@@ -156,7 +156,12 @@ def parse_params(items: list[str]) -> dict[str, Any]:
 
 
 def result_table(results: list[SolveResult], title: str) -> None:
-    table = Table("instance", "method", "status", "objective", "bound", "gap", "primal gap", "seconds", title=title)
+    """``gap``: against the method's own bound; ``primal gap``: against the best objective;
+    ``bound gap``: against the best bound on the instance (valid for every solution). Where a
+    result names its class (``scope``), ``class gap`` is against the proven optimum of that class."""
+    scoped = any(r.scope for r in results)
+    columns = ["instance", "method", "status", "objective", "bound", "gap", "primal gap", "bound gap"]
+    table = Table(*columns, *(("class", "class gap") if scoped else ()), "seconds", title=title)
     for r in results:
         table.add_row(
             r.instance,
@@ -166,6 +171,8 @@ def result_table(results: list[SolveResult], title: str) -> None:
             fmt(r.bound),
             fmt(r.gap, pct=True),
             fmt(r.primal_gap, pct=True),
+            fmt(r.bound_gap, pct=True),
+            *((r.scope or "all", fmt(r.class_gap, pct=True)) if scoped else ()),
             f"{r.wall_s:.3f}",
         )
     out.print(table)

@@ -8,6 +8,7 @@ A heuristic objective below a proven bound raises
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,7 +48,7 @@ def solve(
     wall = ctx.clock.elapsed()
     build = min(ctx.clock.build_s(), wall)
     objective = None
-    metrics: dict[str, float] = {}
+    metrics: dict[str, float | None] = {}
     solution_doc = None
     if output.solution is not None:
         family.validate(instance, output.solution)
@@ -55,13 +56,14 @@ def solve(
         objective = evaluation.objective
         metrics = dict(evaluation.metrics)
         solution_doc = family.solution_to_dict(output.solution)
-    status = output.status
-    if output.solution is None and status in (Status.OPTIMAL, Status.FEASIBLE):
+    status, bound, message = _finite_claim(output)
+    finite = objective is None or math.isfinite(objective)
+    if (output.solution is None or not finite) and status in (Status.OPTIMAL, Status.FEASIBLE):
         status = Status.ERROR
-    if objective is not None and output.bound is not None:
-        if beats(objective, output.bound):
-            raise_below_bound(method.name, instance.name, objective, output.bound)
-        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, output.bound) == 0:
+    if objective is not None and finite and bound is not None:
+        if beats(objective, bound):
+            raise_below_bound(method.name, instance.name, objective, bound)
+        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, bound) == 0:
             status = Status.OPTIMAL
     return SolveResult(
         family=family.name,
@@ -69,7 +71,7 @@ def solve(
         instance=instance.name,
         status=status,
         objective=objective,
-        bound=output.bound,
+        bound=bound,
         wall_s=wall,
         solver=output.solver,
         solver_version=output.solver_version,
@@ -77,10 +79,25 @@ def solve(
         params=result_params(resolved, options),
         metrics=metrics,
         solution=solution_doc,
-        message=output.message,
+        message=message,
         build_s=build,
         solve_s=wall - build,
+        scope=output.scope,
     )
+
+
+def _finite_claim(output: MethodOutput) -> tuple[Status, float | None, str]:
+    """The method's status, bound and message, with a non-finite bound dropped: -inf proves
+    nothing, +inf or NaN is a broken claim, and optimality is never claimed on one (issue 17:
+    an exact method that scanned nothing reported "optimal" with bound inf)."""
+    if output.bound is None or math.isfinite(output.bound):
+        return output.status, output.bound, output.message
+    note = f"non-finite bound {output.bound} dropped"
+    status = output.status
+    if status == Status.OPTIMAL:
+        status = Status.FEASIBLE
+        note += ", so optimality is not claimed"
+    return status, None, f"{output.message}; {note}" if output.message else note
 
 
 def raise_below_bound(method: str, instance: str, objective: float, bound: float) -> None:
@@ -133,17 +150,27 @@ def _failed(
 
 
 def check_against_optimum(results: Sequence[SolveResult]) -> list[SolveResult]:
-    """Add primal gaps against the best objective, and fail loudly when any objective beats
-    a proven optimum or bound of another method on the same instance."""
+    """Add primal, class and bound gaps, and fail loudly when any objective beats a bound or a
+    proven optimum of its own class (or of every class) of another method on the same instance.
+
+    A bound holds for every solution; an ``optimal`` status only within its result's ``scope``
+    (sharing's non-preemptive optimum does not bind preemptive Tiresias)."""
     objectives = [r.objective for r in results if r.objective is not None]
     best = min(objectives) if objectives else None
     bounds = [(r.method, r.bound) for r in results if r.bound is not None]
-    bounds += [(r.method, r.objective) for r in results if r.status == Status.OPTIMAL and r.objective is not None]
+    optima = [
+        (r.method, r.objective, r.scope) for r in results if r.status == Status.OPTIMAL and r.objective is not None
+    ]
+    best_bound = max([b for _, b in bounds] + [o for _, o, scope in optima if scope == ""], default=None)
+    checked = []
     for r in results:
-        for who, bound in bounds:
-            if r.objective is not None and bound is not None and beats(r.objective, bound):
+        binding = bounds + [(who, value) for who, value, scope in optima if scope in ("", r.scope)]
+        for who, bound in binding:
+            if r.objective is not None and beats(r.objective, bound):
                 raise OptimalityViolationError(
                     f"{r.method} on {r.instance}: objective {r.objective!r} beats {who}'s proven "
                     f"{'optimum' if who != r.method else 'bound'} {bound!r}"
                 )
-    return [r.with_primal_gap(best) for r in results]
+        own_class = [value for _, value, scope in optima if scope == r.scope]
+        checked.append(r.with_gaps(best, min(own_class, default=None), best_bound))
+    return checked

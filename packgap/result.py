@@ -6,6 +6,7 @@ solver's own objective value is never copied here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -50,6 +51,17 @@ class SolveResult:
 
     ``wall_s`` is the method's whole wall time; ``build_s`` the part spent building a model
     (0 for heuristics) and ``solve_s`` the rest.
+
+    ``scope`` names the class of solutions in which an ``optimal`` status holds and to which the
+    method's own solution belongs ("" = every solution of the family; sharing's branch and bound
+    is optimal over "non-preemptive" schedules, Tiresias' answer is "preemptive"). A ``bound`` is
+    always valid for every solution of the family. ``compare`` fills ``class_gap`` (against the
+    proven optimum of the result's own class) and ``bound_gap`` (against the best bound on the
+    instance, valid for every class) beside ``primal_gap``.
+
+    A result holds no non-finite number: an infinite or NaN objective, bound, primal gap or
+    metric becomes None on construction and the message says which and why (issue 17), so
+    JSON, the store and CSV/Parquet exports always take it and the work is never lost.
     """
 
     family: str
@@ -63,20 +75,45 @@ class SolveResult:
     solver_version: str
     seed: int
     params: dict[str, Any] = field(default_factory=dict)
-    metrics: dict[str, float] = field(default_factory=dict)
+    metrics: dict[str, float | None] = field(default_factory=dict)
     solution: dict[str, Any] | None = None
     primal_gap: float | None = None
     message: str = ""
     build_s: float = 0.0
     solve_s: float = 0.0
+    scope: str = ""
+    class_gap: float | None = None
+    bound_gap: float | None = None
+
+    def __post_init__(self) -> None:
+        dropped = []
+        for name in ("objective", "bound", "primal_gap", "class_gap", "bound_gap"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                dropped.append(f"{name} {value}")
+                object.__setattr__(self, name, None)
+        bad_metrics = sorted(k for k, v in self.metrics.items() if v is not None and not math.isfinite(v))
+        if bad_metrics:
+            dropped += [f"metric {k} {self.metrics[k]}" for k in bad_metrics]
+            object.__setattr__(self, "metrics", {k: None if k in bad_metrics else v for k, v in self.metrics.items()})
+        if dropped:
+            note = f"non-finite {', '.join(dropped)} written as null"
+            object.__setattr__(self, "message", f"{self.message}; {note}" if self.message else note)
 
     @property
     def gap(self) -> float | None:
         """Certified gap against this method's own proven bound."""
         return certified_gap(self.objective, self.bound)
 
-    def with_primal_gap(self, best_known: float | None) -> SolveResult:
-        return replace(self, primal_gap=primal_gap(self.objective, best_known))
+    def with_gaps(self, best_known: float | None, class_optimum: float | None, best_bound: float | None) -> SolveResult:
+        """This result with its primal gap (best objective found), class gap (proven optimum of
+        its own class) and bound gap (best bound valid for every class)."""
+        return replace(
+            self,
+            primal_gap=primal_gap(self.objective, best_known),
+            class_gap=primal_gap(self.objective, class_optimum),
+            bound_gap=certified_gap(self.objective, best_bound),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -88,6 +125,9 @@ class SolveResult:
             "bound": self.bound,
             "gap": self.gap,
             "primal_gap": self.primal_gap,
+            "scope": self.scope,
+            "class_gap": self.class_gap,
+            "bound_gap": self.bound_gap,
             "wall_s": self.wall_s,
             "build_s": self.build_s,
             "solve_s": self.solve_s,
@@ -121,4 +161,7 @@ class SolveResult:
             message=doc["message"],
             build_s=doc.get("build_s", 0.0),
             solve_s=doc.get("solve_s", doc["wall_s"]),
+            scope=doc.get("scope", ""),
+            class_gap=doc.get("class_gap"),
+            bound_gap=doc.get("bound_gap"),
         )

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from packgap.errors import PackgapError
 from packgap.result import Status
 
+#: Least time (s) worth handing a solver; with less left the model is not solved at all.
+MIN_SOLVE_S = 0.05
+
 
 @dataclass(frozen=True, kw_only=True)
 class SolveOptions:

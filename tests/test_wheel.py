@@ -46,13 +46,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env_dir = base / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     purelib = Path(
-        _run(env_dir / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=base)
-        .stdout.strip()
+        _run(
+            env_dir / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=base
+        ).stdout.strip()
     )
     (purelib / "_packgap_test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    pip = _run(
-        sys.executable, "-m", "pip", "--python", env_dir / "bin" / "python", "install", "--no-deps", "-q", wheel, cwd=base
-    )
+    target = env_dir / "bin" / "python"
+    pip = _run(sys.executable, "-m", "pip", "--python", target, "install", "--no-deps", "-q", wheel, cwd=base)
     assert pip.returncode == 0, pip.stderr[-2000:]
     return env_dir / "bin"
 

@@ -84,7 +84,8 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
         raise TimeLimitReached(
             f"exact-milp is the tiny cross-check: {count} disjunctions cannot be built in {left:.3g} s"
         )
-    model, cands = milp_packing.build_milp(instance)
+    with ctx.building():
+        model, cands = milp_packing.build_milp(instance)
     ctx.built()
     outcome = solve_pyomo(model, ctx.solver_options())
     solution = None

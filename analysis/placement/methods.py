@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from packgap.analysis.method import MIN_SOLVE_S, Method, MethodOutput, RunContext
+from packgap.analysis.method import Method, MethodOutput, RunContext
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.heuristics.placement import POLICIES, PolicySpec, pal, pm_first
 from packgap.heuristics.placement.blocks import resort_blocks
@@ -22,7 +22,7 @@ from packgap.placement.simulator import Place
 from packgap.result import Status
 from packgap.solvers.cpsat import solve_cpsat
 from packgap.solvers.highs import solve_pyomo
-from packgap.solvers.outcome import SolveOptions
+from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
 
 def incumbent(instance: PlacementInstance) -> float:
@@ -37,7 +37,8 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     from packgap.models.placement import milp as milp_placement
 
-    model = milp_placement.build_milp(instance, rc)
+    with ctx.building():
+        model = milp_placement.build_milp(instance, rc)
     ctx.built()
     outcome = solve_pyomo(model, ctx.solver_options())
     solution = None
@@ -50,7 +51,8 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
-    cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
+    with ctx.building():
+        cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
     ctx.built()
     outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     solution = None

@@ -36,15 +36,24 @@ def parse_thresholds(text: str) -> tuple[float, ...]:
     return values
 
 
+#: The policy classes of :attr:`~packgap.result.SolveResult.scope`: exact-bb's optimum holds
+#: over non-preemptive schedules (FIFO, SJF, SJF-FFS and SJF-BSBF are in that class; Tiresias
+#: preempts), or, with ``every_batch`` False, over those giving each job the largest fitting
+#: sub-batch of Algorithm 2's ladder.
+NON_PREEMPTIVE_CLASS = "non-preemptive"
+LARGEST_SUB_BATCH = "non-preemptive, largest fitting sub-batch"
+
+
 def _heuristic(policy: Any) -> Any:
     def run(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-        return MethodOutput(policy(instance, **ctx.params), Status.FEASIBLE)
+        return MethodOutput(policy(instance, **ctx.params), Status.FEASIBLE, scope=NON_PREEMPTIVE_CLASS)
 
     return run
 
 
 def _tiresias(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    return MethodOutput(tiresias(instance, parse_thresholds(ctx.params["thresholds"])), Status.FEASIBLE)
+    thresholds = parse_thresholds(ctx.params["thresholds"])
+    return MethodOutput(tiresias(instance, thresholds), Status.FEASIBLE, scope="preemptive")
 
 
 def best_heuristic(instance: SharingInstance) -> SharingSolution:
@@ -87,10 +96,11 @@ def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutpu
         )
     return MethodOutput(
         out.solution,
-        Status.FEASIBLE if out.proven else Status.TIMEOUT,
+        Status.OPTIMAL if out.proven else Status.TIMEOUT,
         average_jct_lower_bound(instance),
         solver="packgap-bb",
         message=message,
+        scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
     )
 
 

@@ -11,26 +11,42 @@ from __future__ import annotations
 
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.analysis.sharing.methods import best_heuristic
+from packgap.errors import TimeLimitReached
 from packgap.heuristics.sharing.sjf_bsbf import bsbf_in_order
 from packgap.models.sharing import time_indexed
+from packgap.models.sharing.bound import average_jct_lower_bound
 from packgap.result import Status
-from packgap.sharing import FAMILY, SharingInstance
+from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.cpsat import solve_cpsat
 from packgap.solvers.highs import solve_pyomo
 
 
 def solve_relaxation(instance: SharingInstance, ctx: RunContext, backend: str, slots: int) -> MethodOutput:
+    """The relaxation's bound and replayed schedule; when the time limit stops the build, the
+    best heuristic schedule and the cheap bound (the best answer at hand) with status timeout."""
     incumbent = best_heuristic(instance)
+    try:
+        return _solve(instance, ctx, backend, slots, incumbent)
+    except TimeLimitReached as exc:
+        message = f"{exc}; schedule = best heuristic, bound = cheap bound"
+        return MethodOutput(incumbent, Status.TIMEOUT, average_jct_lower_bound(instance), message=message)
+
+
+def _solve(
+    instance: SharingInstance, ctx: RunContext, backend: str, slots: int, incumbent: SharingSolution
+) -> MethodOutput:
     horizon = FAMILY.evaluate(instance, incumbent).metrics["makespan_s"]
     data = time_indexed.slot_data(instance, max(horizon, 1e-6), slots)
     if backend == "highs":
-        model = time_indexed.build_milp(data)
+        with ctx.building():
+            model = time_indexed.build_milp(data)
         ctx.built()
         outcome = solve_pyomo(model, ctx.solver_options())
         bound_sum = outcome.bound
         order = time_indexed.milp_completions(model, data) if outcome.has_solution else None
     else:
-        cp = time_indexed.build_cpsat(data)
+        with ctx.building():
+            cp = time_indexed.build_cpsat(data)
         ctx.built()
         outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
         bound_sum = None if outcome.bound is None else outcome.bound * cp.time_unit

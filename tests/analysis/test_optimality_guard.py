@@ -43,3 +43,38 @@ def test_invalid_answer_is_an_error_not_a_number(table5):
     )
     with pytest.raises(ValidationError, match="2 group"):
         solve(FAMILY, table5, broken, options=SolveOptions())
+
+
+def _scoped(method: str, status: Status, objective: float, scope: str, bound: float | None = None) -> SolveResult:
+    return SolveResult("sharing", method, "i", status, objective, bound, 0.0, "", "", 0, scope=scope)
+
+
+def test_an_optimum_binds_only_its_own_class() -> None:
+    """Issue 17, item 5: exact-bb's optimum holds over non-preemptive schedules; preemptive
+    Tiresias may beat it, a non-preemptive policy may not."""
+    exact = _scoped("exact-bb", Status.OPTIMAL, 100.0, "non-preemptive", bound=80.0)
+    tiresias = _scoped("tiresias", Status.FEASIBLE, 95.0, "preemptive")
+    fifo = _scoped("fifo", Status.FEASIBLE, 120.0, "non-preemptive")
+    checked = {r.method: r for r in check_against_optimum([exact, tiresias, fifo])}
+    assert checked["fifo"].class_gap == pytest.approx(20 / 120)
+    assert checked["tiresias"].class_gap is None  # no proven preemptive optimum
+    assert checked["tiresias"].bound_gap == pytest.approx(15 / 95)
+    assert checked["fifo"].bound_gap == pytest.approx(40 / 120)
+    with pytest.raises(OptimalityViolationError, match=r"sjf-bsbf on i: objective 95\.0 beats"):
+        check_against_optimum([exact, _scoped("sjf-bsbf", Status.FEASIBLE, 95.0, "non-preemptive")])
+    with pytest.raises(OptimalityViolationError, match="beats exact-bb's proven optimum"):
+        check_against_optimum([_scoped("exact-bb", Status.OPTIMAL, 100.0, ""), tiresias])
+
+
+def test_sharing_results_name_their_class(tmp_path) -> None:
+    from packgap.analysis import registry
+    from packgap.analysis.compare import compare_instance
+
+    inst = registry.generator("sharing").build({"jobs": 4, "seed": 1, "nodes": 1})
+    kit = registry.kit("sharing")
+    methods = [registry.method("sharing", m) for m in ("fifo", "tiresias", "exact-bb")]
+    results = {r.method: r for r in compare_instance(kit.family, inst, methods, SolveOptions(time_limit=30))}
+    assert results["exact-bb"].status == Status.OPTIMAL and results["exact-bb"].scope == "non-preemptive"
+    assert results["fifo"].scope == "non-preemptive" and results["tiresias"].scope == "preemptive"
+    assert results["fifo"].class_gap is not None and results["fifo"].class_gap >= 0
+    assert SolveResult.from_dict(results["fifo"].to_dict()) == results["fifo"]
