@@ -24,7 +24,6 @@ from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
-
 #: Share of the build time kept back from the solver's limit for loading the model into the
 #: solver and reading, validating and scoring its answer, which no solver clock counts: CP-SAT
 #: loads and presolves a 256-GPU placement model (3 M terms, built in 2.9-4.0 s) for 0.4-1.1 s
