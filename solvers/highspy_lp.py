@@ -73,6 +73,8 @@ class HighsModel:
         self.highs.setOptionValue("threads", options.threads)
         self.highs.setOptionValue("random_seed", options.seed)
         self.highs.setOptionValue("mip_rel_gap", options.mip_gap)
+        # the default absolute gap (1e-6) stops early on objectives of that size (issue 17)
+        self.highs.setOptionValue("mip_abs_gap", 0.0)
         lower = np.where(np.isfinite(row_lower), row_lower, -hs.kHighsInf).astype(float)
         upper = np.where(np.isfinite(row_upper), row_upper, hs.kHighsInf).astype(float)
         empty = np.zeros(len(lower), dtype=np.int32)

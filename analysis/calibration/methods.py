@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.method import Method, MethodOutput, RunContext
 from packgap.calibration import CalibrationInstance
-from packgap.errors import TimeLimitReached
+from packgap.errors import PackgapError, TimeLimitReached
 from packgap.heuristics.calibration.gimbal import coordinate
 from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
 from packgap.heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
 from packgap.result import Status
+
+if TYPE_CHECKING:
+    from packgap.models.calibration.frontier import Optimum
+    from packgap.models.calibration.layout import Layout
 
 
 def _checker(ctx: RunContext) -> Callable[[], None]:
@@ -55,34 +60,39 @@ def _fixed(
     return run
 
 
+def _proven(instance: CalibrationInstance, lay: Layout, found: Optimum) -> MethodOutput:
+    """The grid optimum ``found`` as an answer; a non-finite optimum proves nothing (issue 17:
+    an overflowed grid count once scanned no point and reported inf as an optimum's bound)."""
+    from packgap.models.calibration.grid import shares
+
+    if not math.isfinite(found.objective):
+        raise PackgapError(f"the search found no finite objective ({found.objective}) after {found.evaluations} points")
+    cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
+    return MethodOutput(
+        cal.solution(instance, {"evaluations": float(found.evaluations)}), Status.OPTIMAL, found.objective
+    )
+
+
 def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.calibration import exhaustive
-    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.grid import grid_options
     from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
     ctx.built()
-    found = exhaustive.search(lay, options, ctx.params["max_points"], _checker(ctx))
-    cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
-    return MethodOutput(
-        cal.solution(instance, {"evaluations": float(found.evaluations)}), Status.OPTIMAL, found.objective
-    )
+    return _proven(instance, lay, exhaustive.search(lay, options, ctx.params["max_points"], _checker(ctx)))
 
 
 def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.calibration.frontier import optimise
-    from packgap.models.calibration.grid import grid_options, shares
+    from packgap.models.calibration.grid import grid_options
     from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
     ctx.built()
-    found = optimise(lay, options, check=_checker(ctx))
-    cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
-    return MethodOutput(
-        cal.solution(instance, {"evaluations": float(found.evaluations)}), Status.OPTIMAL, found.objective
-    )
+    return _proven(instance, lay, optimise(lay, options, check=_checker(ctx)))
 
 
 def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:

@@ -91,8 +91,9 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     solution = None
     if outcome.has_solution:
         solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
+    bound = None if outcome.bound is None else outcome.bound * milp_packing.objective_unit(instance)
     return MethodOutput(
-        solution, outcome.status, _best_bound(instance, outcome.bound), outcome.solver, outcome.version, outcome.message
+        solution, outcome.status, _best_bound(instance, bound), outcome.solver, outcome.version, outcome.message
     )
 
 

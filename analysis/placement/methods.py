@@ -59,8 +59,12 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
     if outcome.has_solution:
         solution = PlacementSolution(cp_placement.extract(cp, solver, rc)[0])
     bound = None if outcome.bound is None else outcome.bound * cp.resolution
-    note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
-    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
+    status, note = outcome.status, "costs on the grid"
+    if not cp.exact:
+        # The floored model's optimum may not be the true one (issue 17): only the bound is proven.
+        status = Status.FEASIBLE if status == Status.OPTIMAL else status
+        note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
+    return MethodOutput(solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
 
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:

@@ -61,6 +61,9 @@ class View:
         self.perf = perf
         self.now = 0.0
         self.holders: list[list[str]] = [[] for _ in range(instance.cluster.gpus)]
+        #: A GPU holding one job takes a second only when C >= 2 (eq. 9; C = 1 forbids
+        #: sharing, and SJF-FFS / SJF-BSBF once put two jobs on such a GPU: issue 17).
+        self._shares = instance.cluster.max_jobs_per_gpu >= 2
         self.running: dict[str, Placed] = {}
         self.waiting: dict[str, Job] = {}
         #: Every job's progress as arrays in instance order, and the jobs that arrived and
@@ -103,11 +106,11 @@ class View:
         return _consolidate(self._free, count)
 
     def shareable(self) -> int:
-        """GPUs holding no job or one job: the most a waiting job could be given now."""
+        """GPUs holding no job, or one job where C >= 2: the most a waiting job could be given now."""
         return self.free_count + len(self._lone)
 
     def lone_gpus(self) -> list[int]:
-        """GPUs that hold exactly one job, in GPU order."""
+        """GPUs that hold exactly one job and may take a second, in GPU order."""
         return sorted(self._lone)
 
     def alone_gpus(self) -> dict[str, list[int]]:
@@ -195,7 +198,8 @@ class View:
             if not self._free[node]:
                 del self._free[node]
             self.free_count -= 1
-            self._lone.add(gpu)
+            if self._shares:
+                self._lone.add(gpu)
         elif len(held) == 1:
             self._lone.discard(gpu)
         held.append(job_id)
@@ -208,7 +212,7 @@ class View:
             bisect.insort(self._free.setdefault(gpu // self.instance.cluster.gpus_per_node, []), gpu)
             self.free_count += 1
             self._lone.discard(gpu)
-        elif len(held) == 1:
+        elif len(held) == 1 and self._shares:
             self._lone.add(gpu)
         self._lone_cache = None
 

@@ -4,11 +4,13 @@ Every combination of grid shares on every shared GPU is scored (a J_max worker a
 GPU stays at 100 %, :mod:`packgap.models.calibration.layout`): L^2 options per shared GPU for L grid
 levels, so (L^2)^G points for G shared GPUs, 121^G at the default 10 % grid. It is the
 reference the faster frontier search is checked against, and refuses more than
-``max_points`` points.
+``max_points`` points. The count is a Python integer: 121^16 points (an 8-job set) overflow a
+64-bit product, which once wrapped negative, passed the guard and scored no point at all.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -29,7 +31,7 @@ def search(
 ) -> Optimum:
     """Score every point of the grid; the least objective and its option per shared GPU."""
     sizes = [len(a) for a, _ in gpu_options]
-    total = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
+    total = math.prod(sizes)
     if total > max_points:
         raise PackgapError(
             f"exhaustive search would score {total:,} points (> {max_points:,}); use exact-frontier or a coarser grid"
@@ -52,6 +54,8 @@ def search(
         if value[i] < best:
             best, best_at = float(value[i]), int(index[i])
         check()
+    if not math.isfinite(best):
+        raise PackgapError(f"exhaustive search scored {total:,} points and found no finite objective")
     choice = np.zeros(len(sizes), dtype=np.int64)
     for g in reversed(range(len(sizes))):
         best_at, choice[g] = divmod(best_at, sizes[g])

@@ -1,7 +1,8 @@
 """Per-round placement model in CP-SAT: the MILP of ``packgap.models.placement.milp`` with Boolean
 variables. CP-SAT needs integer costs: each cell cost is floored to a multiple of
 ``resolution``, so the model's objective x resolution never exceeds a placement's true cost
-and its proven bound x resolution is a valid lower bound on the true optimum."""
+and its proven bound x resolution is a valid lower bound on the true optimum. Its optimum is the
+true one only when no cost was floored (``exact``); otherwise it is within jobs x resolution."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ class PlacementCpModel:
     z: dict[tuple[int, int], Any]
     x: dict[tuple[int, int], Any]
     resolution: float
+    #: True when every cell cost lies on the resolution grid (nothing was floored).
+    exact: bool
 
 
 def build_cpsat(instance: PlacementInstance, rc: RoundCells, resolution: float = 1e-6) -> PlacementCpModel:
@@ -43,9 +46,11 @@ def build_cpsat(instance: PlacementInstance, rc: RoundCells, resolution: float =
             model.add_bool_or([x[j, g].Not(), u[j, rc.node[g]], *across])
     for g in rc.free:
         model.add_at_most_one(x[j, g] for j in jobs if (j, g) in x)
-    costs = integer_costs(np.array([rc.cells[j][c].cost for j, c in z]), resolution)
+    raw = np.array([rc.cells[j][c].cost for j, c in z])
+    costs = integer_costs(raw, resolution)
     model.minimize(sum(int(k) * var for k, var in zip(costs, z.values(), strict=True)))
-    return PlacementCpModel(model, z, x, resolution)
+    exact = bool(np.all(costs * resolution == raw))
+    return PlacementCpModel(model, z, x, resolution, exact)
 
 
 def extract(cp: PlacementCpModel, solver: Any, rc: RoundCells) -> tuple[dict[str, tuple[int, ...]], list[int]]:

@@ -75,3 +75,27 @@ def test_table3_exact_vs_gimbal(name):
     bound, _ = continuous_bound(layout(instance))
     assert bound <= found.objective
     assert bound >= 0.97 * found.objective
+
+
+@pytest.mark.parametrize(("seed", "optimum"), [(3, 7360.477665829255), (10, 10403.672108635219)])
+def test_exact_grid_refuses_a_grid_beyond_int64(seed, optimum):
+    """Issue 17: 121^16 points (8 jobs) wrapped negative as an int64 product, passed the
+    ``max_points`` guard, scanned nothing and reported the all-100 % point optimal (7875.79 and
+    14,029 on these sets, bound inf). Now exact-grid says it cannot enumerate the grid, and
+    the comparison stands: GIMBAL sits above exact-frontier's optimum."""
+    from packgap.analysis.registry import kits
+    from packgap.analysis.run import check_against_optimum, solve
+    from packgap.result import Status
+    from packgap.solvers.outcome import SolveOptions
+
+    instance = generate(8, seed)
+    kit = kits()["calibration"]
+    results = {m.name: solve(FAMILY, instance, m, options=SolveOptions(time_limit=60, seed=0)) for m in kit.methods}
+    grid = results["exact-grid"]
+    assert grid.status == Status.ERROR and grid.objective is None and grid.bound is None
+    assert f"would score {121**16:,} points" in grid.message
+    frontier = results["exact-frontier"]
+    assert frontier.status == Status.OPTIMAL
+    assert frontier.objective == pytest.approx(optimum, rel=1e-9) == frontier.bound
+    assert results["gimbal"].objective > frontier.objective
+    check_against_optimum(list(results.values()))

@@ -26,7 +26,8 @@ def _run_all(instance: PlacementInstance) -> dict[str, float]:
     for r in results:
         assert r.objective is not None, (r.method, r.message)
     exact = [r for r in results if BY_NAME[r.method].exact]
-    assert all(r.status == Status.OPTIMAL for r in exact)
+    # CP-SAT floors costs off its grid: then it proves its bound, not its answer (issue 17)
+    assert all(r.status == Status.OPTIMAL or (r.method, r.status) == ("exact-cpsat", Status.FEASIBLE) for r in exact)
     return {r.method: float(r.objective) for r in results}  # type: ignore[arg-type]
 
 
