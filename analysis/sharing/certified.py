@@ -40,7 +40,7 @@ class Gap:
         return (self.best_s - self.bound_s) / self.best_s if self.best_s > 0 else 0.0
 
 
-def measure_instance(inst: SharingInstance, seed: int, slots: int = lp_bound.SLOTS) -> Gap:
+def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None) -> Gap:
     best = min(FAMILY.evaluate(inst, policy(inst)).objective for policy in POLICIES.values())
     start = time.perf_counter()
     out = lp_bound.solve(inst, slots)
@@ -49,7 +49,7 @@ def measure_instance(inst: SharingInstance, seed: int, slots: int = lp_bound.SLO
     return Gap(n, seed, best, (out.cheap_sum - arrivals) / n, (out.completion_sum - arrivals) / n, seconds)
 
 
-def measure(jobs: int, seed: int, generated: bool = False, slots: int = lp_bound.SLOTS) -> Gap:
+def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None) -> Gap:
     return measure_instance(generate(jobs, seed) if generated else instance(jobs, seed), seed, slots)
 
 
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, nargs="+", default=[6])
     parser.add_argument("--seeds", default="1-10")
-    parser.add_argument("--slots", type=int, default=lp_bound.SLOTS)
+    parser.add_argument("--slots", type=int, default=None)
     parser.add_argument("--generated", action="store_true")
     args = parser.parse_args(argv)
     lo, _, hi = args.seeds.partition("-")

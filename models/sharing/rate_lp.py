@@ -2,27 +2,33 @@
 
 The horizon [0, H) is cut into T slots of length D, plus an overflow at H. Per job j (model
 ``a``, G_j GPUs, arrival a_j, least solo time P_j of :func:`packgap.models.sharing.bound.
-min_solo_time`) and slot t the variables are GPU-seconds: ``alone[j,t]`` on GPUs j holds
-alone and ``shared[j,b,t]`` on GPUs j shares with a job of model ``b``; ``late[j]`` is the
-solo work j does after H, ``C[j]`` its completion time. Any schedule, preemptive or not, maps
-to a feasible point (each GPU-second counted where it happens), so the LP optimum is a bound:
+min_solo_time`) and slot t: the time it runs with every GPU alone, the time it runs beside a
+partner of model ``m`` (the slowest partner, when it has several), the GPU-seconds it shares
+with model-``m`` jobs, the work W it does (solo seconds); ``late[j]`` is the work done after
+H and ``C[j]`` the completion time. Any schedule, preemptive or not, maps to a feasible point,
+so the LP optimum is a bound:
 
-* rate cap: alone + sum_b shared <= G_j x (the part of slot t after a_j): j holds at most its
-  G_j GPUs;
-* GPU capacity: sum_j alone + (1/2) sum_j,b shared <= N D: a shared GPU holds two jobs (C = 2,
-  eq. 9), each counting the GPU-second;
-* sharing balance, models a != b: sum over model-a jobs of shared[., b, t] = sum over model-b
-  jobs of shared[., a, t]: a GPU shared by an a-job and a b-job slows both (eqs. 5-6). Pairs
-  of one model need a second job of it;
-* work: (sum_t alone + e_jb shared) / G_j + late = P_j, where e_jb = P_j / (xi(a, b) P_j^b)
-  <= 1 prices a GPU-second shared with model b: xi(a, b) (eqs. 5-6) times the least solo time
-  P_j^b over sub-batches whose worker fits beside a model-b worker at b = 1. The real pace is
-  the slowest of j's GPUs (xi is the largest over partners), at most this average;
-* mean busy date: C_j >= P_j / 2 + (1 / P_j) (sum_t s_jt x work_jt + H late_j), with s_jt =
+* rate cap: running time <= the part of slot t after a_j;
+* GPU capacity: G_j x running time - (1/2) shared GPU-seconds, summed, <= N D: a running job
+  holds its G_j GPUs (gangs), a shared GPU holds two jobs (C = 2, eq. 9);
+* sharing: GPU-seconds shared with model m >= the time credited to m (at least one GPU) and,
+  summed over m, <= G_j x the sharing time; balance, models a != b: what a-jobs share with
+  b-jobs equals what b-jobs share with a-jobs (eqs. 5-6 slow both). Pairs of one model need
+  a second job of it;
+* work: W <= alone time + sum_m e_jm x time beside m, and W <= the GPU-weighted average pace
+  (1 on alone GPUs, e_jm on GPUs shared with m), where e_jm = P_j / (xi(a, m) P_j^m) <= 1:
+  xi(a, m) (eqs. 5-6) times the least solo time P_j^m over sub-batches whose worker fits
+  beside a model-m worker at sub-batch 1. The real pace is the slowest partner's, at most
+  both. sum_t W + late = P_j;
+* mean busy date: C_j >= P_j / 2 + (1 / P_j) (sum_t s_jt W_jt + H late_j), with s_jt =
   max(slot start, a_j), an underestimate of when the work ran: work done at pace <= 1 ends no
-  earlier than packed at full pace just before C_j; and C_j >= a_j + P_j.
+  earlier than packed at full pace just before C_j; and C_j >= a_j + P_j;
+* conflicts, G_j + G_k > N: the two run with every GPU alone at disjoint times; a job that
+  needs the whole cluster (the "star") holds every GPU while it runs, so the other one holds
+  a GPU alone only while the star does not run. GPU-seconds alone miss this: a 16-GPU job and
+  an 8-GPU job on 16 GPUs cannot progress side by side on 8 + 8 GPUs.
 
-Gangs, memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
+Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
 every column bounded, then steps down by a relative 1e-9 for float summation, so any prices,
 even from a stopped solve, certify a value.
@@ -90,90 +96,125 @@ def _pricing(instance: SharingInstance, solo: list[float]) -> dict[tuple[int, st
     return out
 
 
+class _Rows:
+    """Rows allocated by key, with their bounds."""
+
+    def __init__(self) -> None:
+        self.index: dict[object, int] = {}
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+
+    def __call__(self, key: object, lower: float = -np.inf, upper: float = np.inf) -> int:
+        if key not in self.index:
+            self.index[key] = len(self.lower)
+            self.lower.append(lower)
+            self.upper.append(upper)
+        return self.index[key]
+
+
+class _Columns:
+    """Columns with their cost, bounds and entries (row, value), as CSC at the end."""
+
+    def __init__(self) -> None:
+        self.cost: list[float] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.rows: list[int] = []
+        self.cols: list[int] = []
+        self.vals: list[float] = []
+
+    def __call__(self, cost: float, upper: float, entries: list[tuple[int, float]], lower: float = 0.0) -> int:
+        k = len(self.cost)
+        self.cost.append(cost)
+        self.lower.append(lower)
+        self.upper.append(upper)
+        for r, v in entries:
+            if v != 0:
+                self.rows.append(r)
+                self.cols.append(k)
+                self.vals.append(v)
+        return k
+
+
+def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int, int], str]]]:
+    """Per job, the conflict rows it enters and its role there: "pair" (both plain),
+    "small" or "star" (the other one, or this one, needs the whole cluster)."""
+    jobs, total = instance.jobs, instance.cluster.gpus
+    roles: dict[int, list[tuple[tuple[int, int], str]]] = {}
+    for a in range(len(jobs)):
+        for b in range(a + 1, len(jobs)):
+            if jobs[a].gpus + jobs[b].gpus <= total:
+                continue
+            if jobs[b].gpus == total or jobs[a].gpus == total:
+                star, small = (b, a) if jobs[b].gpus == total else (a, b)
+                roles.setdefault(star, []).append(((a, b), "star"))
+                roles.setdefault(small, []).append(((a, b), "small"))
+            else:
+                roles.setdefault(a, []).append(((a, b), "pair"))
+                roles.setdefault(b, []).append(((a, b), "pair"))
+    return roles
+
+
 def build(instance: SharingInstance, horizon: float, slots: int, completion_cap: float) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
     every better schedule feasible)."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
-    n, d = len(instance.jobs), horizon / slots
+    jobs, total = instance.jobs, instance.cluster.gpus
+    n, d = len(jobs), horizon / slots
     solo = [min_solo_time(instance, j) for j in range(n)]
     price = _pricing(instance, solo)
-    models = sorted({job.model for job in instance.jobs})
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    cost: list[float] = []
-    lower: list[float] = []
-    upper: list[float] = []
-
-    def column(c: float, lo: float, hi: float, entries: list[tuple[int, float]]) -> int:
-        k = len(cost)
-        cost.append(c)
-        lower.append(lo)
-        upper.append(hi)
-        for r, v in entries:
-            rows.append(r)
-            cols.append(k)
-            vals.append(v)
-        return k
-
-    # Rows: capacity per slot, balance per (slot, a < b), rate cap per (job, slot), work and
-    # mean-busy per job.
-    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1 :]]
-    cap_row = {t: t for t in range(slots)}
-    bal_row = {(t, a, b): slots + t * len(pairs) + k for t in range(slots) for k, (a, b) in enumerate(pairs)}
-    base = slots + slots * len(pairs)
-    rate_row = {(j, t): base + j * slots + t for j in range(n) for t in range(slots)}
-    work_row = {j: base + n * slots + j for j in range(n)}
-    busy_row = {j: base + n * slots + n + j for j in range(n)}
-    row_lower = np.concatenate([np.full(base + n * slots, -np.inf), np.array(solo), np.zeros(n)])
-    row_upper = np.concatenate(
-        [np.full(slots, instance.cluster.gpus * d), np.zeros(len(bal_row)), np.zeros(n * slots), np.array(solo)]
-    )
-    row_upper = np.concatenate([row_upper, np.full(n, np.inf)])
-    row_lower[slots : slots + len(bal_row)] = 0.0
-    for j, job in enumerate(instance.jobs):
-        g = job.gpus
+    partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
+    roles = _conflict_roles(instance)
+    rows, col = _Rows(), _Columns()
+    for j, job in enumerate(jobs):
+        g, p = job.gpus, solo[j]
+        work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
         for t in range(slots):
             length = max(0.0, min(d, (t + 1) * d - job.arrival))
-            row_upper[rate_row[(j, t)]] = g * length
             if length <= 0:
                 continue
             start = max(t * d, job.arrival)
-            hold = g * length
-            busy = -start / (g * solo[j])
-            column(
-                0.0,
-                0.0,
-                hold,
-                [(cap_row[t], 1.0), (rate_row[(j, t)], 1.0), (work_row[j], 1 / g), (busy_row[j], busy)],
-            )
-            for b in models:
-                e = price.get((j, b))
-                if e is None:
-                    continue
-                entries = [(cap_row[t], 0.5), (rate_row[(j, t)], 1.0), (work_row[j], e / g), (busy_row[j], e * busy)]
-                if b != job.model:
-                    lo, hi = sorted((job.model, b))
-                    entries.append((bal_row[(t, lo, hi)], 1.0 if job.model == lo else -1.0))
-                column(0.0, 0.0, hold, entries)
-        column(0.0, 0.0, solo[j], [(work_row[j], 1.0), (busy_row[j], -horizon / solo[j])])
+            cap, rate = rows(("cap", t), upper=total * d), rows(("rate", j, t), upper=length)
+            cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
+            if not partners[j]:
+                # Time running, every GPU alone: its solo work.
+                col(0.0, length, [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)])
+                continue
+            # The work W done in the slot is at most both credits below (the real pace is the
+            # slowest partner's: at most the pace of the one the time is credited to, and at
+            # most the GPU-weighted average of 1 alone and e_jm shared).
+            credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
+            col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])
+            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            col(0.0, length, alone)
+            most = rows(("most", j, t), upper=0.0)
+            for m in partners[j]:
+                e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
+                # Time running beside a model-m partner (the slowest one), credited e_jm ...
+                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
+                # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
+                shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
+                shared += [(r, -1.0 / g) for r, role in cuts if role == "small"]
+                if m != job.model:
+                    lo, hi = sorted((job.model, m))
+                    shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
+                col(0.0, g * length, shared)
+        col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
     completion = [
-        column(1.0, job.arrival + solo[j], max(completion_cap, job.arrival + solo[j]), [(busy_row[j], 1.0)])
-        for j, job in enumerate(instance.jobs)
+        col(1.0, max(completion_cap, job.arrival + solo[j]), [(rows(("busy", j)), 1.0)], lower=job.arrival + solo[j])
+        for j, job in enumerate(jobs)
     ]
-    # busy row: C_j - (1/P_j) sum s work >= P_j / 2.
-    row_lower[base + n * slots + n :] = np.array(solo) / 2
-    shape = (len(row_lower), len(cost))
-    matrix = sp.csc_matrix((vals, (rows, cols)), shape=shape)
+    matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
     return RateLp(
-        np.array(cost),
+        np.array(col.cost),
         matrix,
-        row_lower,
-        row_upper,
-        np.array(lower),
-        np.array(upper),
+        np.array(rows.lower),
+        np.array(rows.upper),
+        np.array(col.lower),
+        np.array(col.upper),
         np.array(completion, dtype=np.intp),
     )
 
