@@ -8,6 +8,7 @@ from typing import Any
 
 from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
 from packgap.analysis.sharing.commands import commands
+from packgap.analysis.sharing.crossover import REPRODUCTION as CROSSOVER
 from packgap.analysis.sharing.methods import METHODS
 from packgap.analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
 from packgap.analysis.sharing.reproduce import REPRODUCTIONS
@@ -91,6 +92,6 @@ KIT = FamilyKit(
         ),
     ),
     simulation=SIMULATION,
-    reproductions=(*REPRODUCTIONS, POLLUX_LOAD),
+    reproductions=(*REPRODUCTIONS, POLLUX_LOAD, CROSSOVER),
     commands=commands,
 )

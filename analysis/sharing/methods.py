@@ -4,7 +4,8 @@ workload, the exact branch and bound, the time-indexed relaxations and the cheap
 Exact results and preemption: the branch and bound proves the optimum over non-preemptive
 schedules (the paper's model, eq. 10); Tiresias preempts and may go below it. So every exact
 method reports as its bound a value that holds for preemptive schedules too (the cheap
-bound of :mod:`packgap.models.sharing.bound`, or the MILP relaxation's), and the non-preemptive
+bound of :mod:`packgap.models.sharing.bound`, the rate LP's of :mod:`packgap.models.sharing.rate_lp`
+(exact-bb), or the MILP relaxation's), and the non-preemptive
 optimum goes into the message (or, when the search stops early, its own bound on it: the
 least bound over the nodes it left open) and the status comes from that bound.
 """
@@ -70,8 +71,17 @@ def _bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
     return MethodOutput(solution, Status.FEASIBLE, average_jct_lower_bound(instance), message="cheap bound")
 
 
+def _lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
+    from packgap.analysis.sharing import lp_bound
+
+    solution = best_heuristic(instance)
+    ctx.built()
+    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left())
+    return MethodOutput(solution, Status.FEASIBLE, bound, message="rate LP bound (certified by weak duality)")
+
+
 def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.models.sharing.bound import average_jct_lower_bound
+    from packgap.analysis.sharing import lp_bound
     from packgap.models.sharing.branch_bound import solve
 
     incumbent = best_heuristic(instance)
@@ -97,7 +107,7 @@ def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutpu
     return MethodOutput(
         out.solution,
         Status.OPTIMAL if out.proven else Status.TIMEOUT,
-        average_jct_lower_bound(instance),
+        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left()),
         solver="packgap-bb",
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
@@ -145,6 +155,15 @@ METHODS: tuple[Method, ...] = (
         "cheap valid bound (solo times; SRPT on pooled capacity) beside the best heuristic",
         _bound,
         exact=True,
+    ),
+    Method(
+        "sharing",
+        "bound-lp",
+        "rate LP bound (per-slot GPU capacity, sharing priced per model pair by xi; weak-duality "
+        "certified; valid with preemption) beside the best heuristic",
+        _lp_bound,
+        exact=True,
+        defaults={"slots": 60},
     ),
     Method(
         "sharing",

@@ -4,6 +4,7 @@ non-preemptive optimum (6 jobs: cheap; 8 jobs: slow) and the Pollux-trace load s
 from __future__ import annotations
 
 import functools
+import statistics
 
 import pytest
 
@@ -32,6 +33,27 @@ def reduction(load: float, other: str) -> float:
 
 
 POLLUX = "There SJF-BSBF's mean JCT is"
+
+
+def crossover(quantity: str) -> float:
+    return ours("sjf-bsbf-crossover", quantity)
+
+
+def cell(load: float, xi: str) -> float:
+    return 100 * crossover(f"SJF-BSBF's JCT reduction vs SJF at {load:g}x, xi {xi}")
+
+
+@functools.cache
+def certified(jobs: int) -> tuple[float, float]:
+    """Mean certified gap (%) of the best policy with the cheap bound and with the rate LP."""
+    from packgap.analysis.sharing.certified import measure
+
+    rows = [measure(jobs, seed) for seed in SEEDS]
+    return 100 * statistics.fmean(r.cheap_gap for r in rows), 100 * statistics.fmean(r.gap for r in rows)
+
+
+CERTIFIED = "Mean certified gap of the best policy on the instances of the table above, seeds"
+FREE = "Where sharing is nearly free (xi = 1) SJF-BSBF's mean JCT is"
 QUOTES: list[Quote] = [
     *row(6, ()),
     *row(8, ("slow",)),
@@ -46,6 +68,29 @@ QUOTES: list[Quote] = [
             lambda: reduction(2.0, "tiresias"),
         ],
         marks=("slow", "traces"),
+    ),
+    *quotes(FREE, [lambda: cell(1.0, "1"), lambda: 1.0, lambda: cell(2.0, "1"), lambda: 2.0], marks=("slow",)),
+    *quotes("at the generator's per-pair xi it is", [lambda: -cell(1.0, "U(1.1,2)")], marks=("slow",)),
+    *quotes("SJF's at 1x (the paper:", [lambda: 100 * (1 - 1.01 / 1.25)]),
+    *quotes(
+        CERTIFIED,
+        [
+            lambda: 1.0,
+            lambda: 10.0,
+            lambda: 6.0,
+            lambda: certified(6)[0],
+            lambda: certified(6)[1],
+            lambda: 8.0,
+            lambda: certified(8)[0],
+            lambda: certified(8)[1],
+        ],
+        marks=("slow",),
+    ),
+    Quote(
+        "remaining solo time,", 0, lambda: crossover("wait Theorem 1 assumes at a shared start (mean)"), marks=("slow",)
+    ),
+    Quote(
+        "while the same jobs queue", 0, lambda: crossover("the same jobs' queueing under SJF (mean)"), marks=("slow",)
     ),
 ]
 

@@ -18,9 +18,11 @@ TRACES = Path(os.environ.get("PACKGAP_TRACES", Path(__file__).resolve().parents[
 def test_kit_is_registered_with_every_piece() -> None:
     k = kit("sharing")
     names = {m.name for m in k.methods}
-    assert {"fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf", "exact-bb", "exact-milp", "exact-cpsat", "bound"} <= names
+    methods = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf", "exact-bb", "exact-milp", "exact-cpsat")
+    assert {*methods, "bound", "bound-lp"} <= names
     assert {b.name for b in k.trace_builders} == {"sharing-pollux", "sharing-philly"}
-    assert {r.item for r in k.reproductions} == {"Table II", "Table III", "Table IV", "Fig. 6a", "Fig. 6b"}
+    items = {"Table II", "Table III", "Table IV", "Fig. 6a", "Fig. 6b", "Tables III-IV, Fig. 6a-b"}
+    assert {r.item for r in k.reproductions} == items
     assert k.simulation is not None and k.commands is not None
 
 

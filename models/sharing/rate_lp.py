@@ -1,0 +1,237 @@
+"""A time-indexed LP bound on the sum of completion times, valid with and without preemption.
+
+The horizon [0, H) is cut into T slots of length D, plus an overflow at H. Per job j (model
+``a``, G_j GPUs, arrival a_j, least solo time P_j of :func:`packgap.models.sharing.bound.
+min_solo_time`) and slot t: the time it runs with every GPU alone, the time it runs beside a
+partner of model ``m`` (the slowest partner, when it has several), the GPU-seconds it shares
+with model-``m`` jobs, the work W it does (solo seconds); ``late[j]`` is the work done after
+H and ``C[j]`` the completion time. Any schedule, preemptive or not, maps to a feasible point,
+so the LP optimum is a bound:
+
+* rate cap: running time <= the part of slot t after a_j;
+* GPU capacity: G_j x running time - (1/2) shared GPU-seconds, summed, <= N D: a running job
+  holds its G_j GPUs (gangs), a shared GPU holds two jobs (C = 2, eq. 9);
+* sharing: GPU-seconds shared with model m >= the time credited to m (at least one GPU) and,
+  summed over m, <= G_j x the sharing time; balance, models a != b: what a-jobs share with
+  b-jobs equals what b-jobs share with a-jobs (eqs. 5-6 slow both). Pairs of one model need
+  a second job of it;
+* work: W <= alone time + sum_m e_jm x time beside m, and W <= the GPU-weighted average pace
+  (1 on alone GPUs, e_jm on GPUs shared with m), where e_jm = P_j / (xi(a, m) P_j^m) <= 1:
+  xi(a, m) (eqs. 5-6) times the least solo time P_j^m over sub-batches whose worker fits
+  beside a model-m worker at sub-batch 1. The real pace is the slowest partner's, at most
+  both. sum_t W + late = P_j;
+* mean busy date: C_j >= P_j / 2 + (1 / P_j) (sum_t s_jt W_jt + H late_j), with s_jt =
+  max(slot start, a_j), an underestimate of when the work ran: work done at pace <= 1 ends no
+  earlier than packed at full pace just before C_j; and C_j >= a_j + P_j;
+* conflicts, G_j + G_k > N: the two run with every GPU alone at disjoint times; a job that
+  needs the whole cluster (the "star") holds every GPU while it runs, so the other one holds
+  a GPU alone only while the star does not run. GPU-seconds alone miss this: a 16-GPU job and
+  an 8-GPU job on 16 GPUs cannot progress side by side on 8 + 8 GPUs.
+
+Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
+solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
+every column bounded, then steps down by a relative 1e-9 for float summation, so any prices,
+even from a stopped solve, certify a value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from packgap.models.sharing.bound import min_solo_time
+from packgap.sharing import SharingInstance
+from packgap.sharing.perf import iteration_time, memory_gb
+
+#: Relative step down of the recomputed bound, for float summation over up to ~10^6 terms.
+FLOAT_SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class RateLp:
+    """min cost.x subject to row_lower <= A x <= row_upper, lower <= x <= upper (all finite)."""
+
+    cost: np.ndarray
+    matrix: sp.csc_matrix
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    #: Column index of each job's completion time C_j.
+    completion: np.ndarray
+
+
+def shared_solo_time(instance: SharingInstance, j: int, partner_model: str) -> float | None:
+    """P_j^b: j's least solo time over sub-batches whose worker fits beside a worker of
+    ``partner_model`` at sub-batch 1 (None: none fits)."""
+    job = instance.jobs[j]
+    model = instance.models[job.model]
+    room = instance.cluster.gpu_memory_gb - memory_gb(instance.models[partner_model], 1)
+    times = [
+        job.iterations * iteration_time(model, job.batch, math.ceil(job.batch / s), job.gpus)
+        for s in range(1, job.batch + 1)
+        if memory_gb(model, math.ceil(job.batch / s)) <= room + 1e-9
+    ]
+    return min(times) if times else None
+
+
+def _pricing(instance: SharingInstance, solo: list[float]) -> dict[tuple[int, str], float]:
+    """e_jb for every job j and partner model b it can share with."""
+    count: dict[str, int] = {}
+    for job in instance.jobs:
+        count[job.model] = count.get(job.model, 0) + 1
+    out: dict[tuple[int, str], float] = {}
+    if instance.cluster.max_jobs_per_gpu < 2:
+        return out
+    for j, job in enumerate(instance.jobs):
+        for b in sorted(count):
+            if count[b] - (job.model == b) < 1:
+                continue
+            p = shared_solo_time(instance, j, b)
+            if p is not None:
+                out[(j, b)] = solo[j] / (instance.interference.xi(job.model, b) * p)
+    return out
+
+
+class _Rows:
+    """Rows allocated by key, with their bounds."""
+
+    def __init__(self) -> None:
+        self.index: dict[object, int] = {}
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+
+    def __call__(self, key: object, lower: float = -np.inf, upper: float = np.inf) -> int:
+        if key not in self.index:
+            self.index[key] = len(self.lower)
+            self.lower.append(lower)
+            self.upper.append(upper)
+        return self.index[key]
+
+
+class _Columns:
+    """Columns with their cost, bounds and entries (row, value), as CSC at the end."""
+
+    def __init__(self) -> None:
+        self.cost: list[float] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.rows: list[int] = []
+        self.cols: list[int] = []
+        self.vals: list[float] = []
+
+    def __call__(self, cost: float, upper: float, entries: list[tuple[int, float]], lower: float = 0.0) -> int:
+        k = len(self.cost)
+        self.cost.append(cost)
+        self.lower.append(lower)
+        self.upper.append(upper)
+        for r, v in entries:
+            if v != 0:
+                self.rows.append(r)
+                self.cols.append(k)
+                self.vals.append(v)
+        return k
+
+
+def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int, int], str]]]:
+    """Per job, the conflict rows it enters and its role there: "pair" (both plain),
+    "small" or "star" (the other one, or this one, needs the whole cluster)."""
+    jobs, total = instance.jobs, instance.cluster.gpus
+    roles: dict[int, list[tuple[tuple[int, int], str]]] = {}
+    for a in range(len(jobs)):
+        for b in range(a + 1, len(jobs)):
+            if jobs[a].gpus + jobs[b].gpus <= total:
+                continue
+            if jobs[b].gpus == total or jobs[a].gpus == total:
+                star, small = (b, a) if jobs[b].gpus == total else (a, b)
+                roles.setdefault(star, []).append(((a, b), "star"))
+                roles.setdefault(small, []).append(((a, b), "small"))
+            else:
+                roles.setdefault(a, []).append(((a, b), "pair"))
+                roles.setdefault(b, []).append(((a, b), "pair"))
+    return roles
+
+
+def build(instance: SharingInstance, horizon: float, slots: int, completion_cap: float) -> RateLp:
+    """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
+    from above (any value at least the sum of completion times of a known schedule keeps
+    every better schedule feasible)."""
+    if instance.cluster.max_jobs_per_gpu > 2:
+        raise ValueError("the rate LP prices pairs only (C <= 2)")
+    jobs, total = instance.jobs, instance.cluster.gpus
+    n, d = len(jobs), horizon / slots
+    solo = [min_solo_time(instance, j) for j in range(n)]
+    price = _pricing(instance, solo)
+    partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
+    roles = _conflict_roles(instance)
+    rows, col = _Rows(), _Columns()
+    for j, job in enumerate(jobs):
+        g, p = job.gpus, solo[j]
+        work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
+        for t in range(slots):
+            length = max(0.0, min(d, (t + 1) * d - job.arrival))
+            if length <= 0:
+                continue
+            start = max(t * d, job.arrival)
+            cap, rate = rows(("cap", t), upper=total * d), rows(("rate", j, t), upper=length)
+            cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
+            if not partners[j]:
+                # Time running, every GPU alone: its solo work.
+                col(0.0, length, [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)])
+                continue
+            # The work W done in the slot is at most both credits below (the real pace is the
+            # slowest partner's: at most the pace of the one the time is credited to, and at
+            # most the GPU-weighted average of 1 alone and e_jm shared).
+            credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
+            col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])
+            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            col(0.0, length, alone)
+            most = rows(("most", j, t), upper=0.0)
+            for m in partners[j]:
+                e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
+                # Time running beside a model-m partner (the slowest one), credited e_jm ...
+                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
+                # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
+                shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
+                shared += [(r, -1.0 / g) for r, role in cuts if role == "small"]
+                if m != job.model:
+                    lo, hi = sorted((job.model, m))
+                    shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
+                col(0.0, g * length, shared)
+        col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
+    completion = [
+        col(1.0, max(completion_cap, job.arrival + solo[j]), [(rows(("busy", j)), 1.0)], lower=job.arrival + solo[j])
+        for j, job in enumerate(jobs)
+    ]
+    matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
+    return RateLp(
+        np.array(col.cost),
+        matrix,
+        np.array(rows.lower),
+        np.array(rows.upper),
+        np.array(col.lower),
+        np.array(col.upper),
+        np.array(completion, dtype=np.intp),
+    )
+
+
+def dual_bound(lp: RateLp, prices: np.ndarray) -> float:
+    """A lower bound on the LP optimum from any row prices (weak duality).
+
+    For min c.x over lower <= x <= upper and row_lower <= A x <= row_upper, any y gives
+    c.x >= sum_i (y_i row_lower_i if y_i > 0 else y_i row_upper_i) + sum_k min over the
+    column's bounds of (c - A^T y)_k x_k; prices of the wrong sign for a row with an infinite
+    side are set to 0 first. Stepped down by :data:`FLOAT_SLACK`.
+    """
+    y = np.where((prices > 0) & ~np.isfinite(lp.row_lower), 0.0, prices)
+    y = np.where((y < 0) & ~np.isfinite(lp.row_upper), 0.0, y)
+    rows = np.where(y > 0, y * np.where(np.isfinite(lp.row_lower), lp.row_lower, 0.0), 0.0)
+    rows += np.where(y < 0, y * np.where(np.isfinite(lp.row_upper), lp.row_upper, 0.0), 0.0)
+    reduced = lp.cost - lp.matrix.T @ y
+    columns = np.minimum(reduced * lp.lower, reduced * lp.upper)
+    value = float(rows.sum() + columns.sum())
+    return value - FLOAT_SLACK * abs(value)
