@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from packgap.analysis.agreement import Direction
 from packgap.analysis.method import Method
 from packgap.errors import PackgapError
 from packgap.family import Family
@@ -183,7 +184,13 @@ class Simulation:
 
 @dataclass(frozen=True)
 class PaperValue:
-    """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row)."""
+    """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row).
+
+    ``direction`` is what the paper claims of it (:class:`~packgap.analysis.agreement.Direction`;
+    None: nothing compared), from which the report computes whether ours agrees; ``note``
+    gives the measured cause wherever it does not. ``measured`` marks a wall-clock number (a
+    timing): the report keeps it out of the part that is the same on every run.
+    """
 
     item: str
     quantity: str
@@ -191,6 +198,8 @@ class PaperValue:
     ours: float | None
     unit: str = ""
     note: str = ""
+    direction: Direction | None = None
+    measured: bool = False
 
     @property
     def ratio(self) -> float | None:
@@ -206,7 +215,9 @@ class Reproduction:
     ``compute(quick, tick)`` does the expensive work and returns JSON-ready rows (stored,
     so a rerun recomputes nothing); ``draw(rows, out_dir)`` writes the figures (PNG and PDF)
     and returns their paths; ``compare(rows)`` gives the paper-vs-ours values.
-    ``quick`` runs small instances (the whole set in minutes on 2 cores).
+    ``quick`` runs small instances (the whole set in minutes on 2 cores). ``size(quick)`` gives
+    the sizes ``compute`` runs (jobs, seeds, ...): printed beside every row, and with the quick
+    flag and the package's source digest the key of the stored rows.
     """
 
     name: str
@@ -216,6 +227,11 @@ class Reproduction:
     compute: Callable[[bool, Tick], list[dict[str, Any]]]
     draw: Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]
     compare: Callable[[Sequence[Mapping[str, Any]]], list[PaperValue]]
+    size: Callable[[bool], Mapping[str, Any]] = lambda quick: {}
+
+    def params(self, quick: bool) -> dict[str, Any]:
+        """What the stored rows are keyed by, besides the name and the source digest."""
+        return {"quick": quick, **self.size(quick)}
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,8 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
     }
     if options.time_limit is not None:
         config["time_limit"] = options.time_limit
+    if options.node_limit is not None:
+        config["solver_options"]["mip_max_nodes"] = options.node_limit
     start = time.perf_counter()
     results = solver.solve(model, **config)
     wall = time.perf_counter() - start
@@ -63,7 +65,7 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
         TerminationCondition.infeasibleOrUnbounded,
     ):
         status = Status.INFEASIBLE
-    elif tc == TerminationCondition.maxTimeLimit:
+    elif tc in (TerminationCondition.maxTimeLimit, TerminationCondition.iterationLimit):
         status = Status.TIMEOUT
     elif tc == TerminationCondition.convergenceCriteriaSatisfied:
         status = status_from_gap(objective, bound)
