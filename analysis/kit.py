@@ -23,6 +23,7 @@ from packgap.analysis.agreement import Direction
 from packgap.analysis.method import Method
 from packgap.errors import PackgapError
 from packgap.family import Family
+from packgap.solvers.outcome import SolveOptions
 
 #: Progress callback of long work: ``tick(description, advance, total)``; total None keeps it.
 Tick = Callable[[str, int, "int | None"], None]
@@ -52,6 +53,14 @@ class Option:
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+
+def work_limited(work: float, nodes: int = 10_000) -> SolveOptions:
+    """Solver options for reproductions: the same answer on every run (issue 19.5). The
+    search stops on work (CP-SAT's deterministic time ``work``, HiGHS's ``nodes``), one thread,
+    seed 0; the wall-clock limit, ten times ``work`` plus a minute, is only a backstop
+    against a runaway solve and says so in the result's status when it binds."""
+    return SolveOptions(time_limit=10 * work + 60.0, deterministic_time=work, node_limit=nodes)
 
 
 #: The seed option every generator and most trace builders take (NumPy takes 0 .. 2^64 - 1).

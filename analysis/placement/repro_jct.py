@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from packgap.analysis.agreement import equal, side
 from packgap.analysis.kit import PaperValue, Tick
 from packgap.analysis.placement.figures import geomean, ratios
 from packgap.analysis.placement.sia_philly import L_ACROSS, READINGS, missing, sia_philly, simulate_policy
@@ -63,6 +64,8 @@ FIG11_QUANTITIES = (
 )
 #: Section V-B1: improvement over Tiresias (%) at L_across = 1.0 and 3.0.
 PAPER_FIG13 = {"pm-first": (30.0, 9.0), "pal": (30.0, 20.0)}
+#: The measured cause of each disagreement with Fig. 11, by quantity.
+FIG11_NOTES: dict[str, str] = {}
 
 
 def improvement(rows: Sequence[Mapping[str, Any]], policy: str, metric: str, pick: Any, **where: Any) -> float:
@@ -79,13 +82,15 @@ def compare_fig11(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         for policy, paper in PAPER_FIG11.items():
             for (q, metric, pick), value in zip(FIG11_QUANTITIES, paper, strict=True):
                 ours = None if reason else improvement(rows, policy, metric, pick, readings=reading)
-                out.append(
-                    PaperValue("Fig. 11", f"{policy} {q} improvement over Tiresias{tag}", value, ours, "%", note)
-                )
+                quantity = f"{policy} {q} improvement over Tiresias{tag}"
+                said = "; ".join(t for t in (note, FIG11_NOTES.get(quantity, "")) if t)
+                out.append(PaperValue("Fig. 11", quantity, value, ours, "%", said, side(value, 0.0)))
         pal = {} if reason else ratios(rows, "pal", "mean_jct_s", readings=reading)
         for q, value, pick in (("most", 5.0, min), ("least", 3.0, max)):
             ours = float(pick(pal, key=pal.__getitem__)) if pal else None
-            out.append(PaperValue("Fig. 11", f"workload PAL improves {q}{tag}", value, ours, "", note))
+            quantity = f"workload PAL improves {q}{tag}"
+            said = "; ".join(t for t in (note, FIG11_NOTES.get(quantity, "")) if t)
+            out.append(PaperValue("Fig. 11", quantity, value, ours, "", said, equal()))
     return out
 
 
@@ -96,7 +101,6 @@ def compare_fig13(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     for policy, paper in PAPER_FIG13.items():
         for lv, value in zip((1.0, 3.0), paper, strict=True):
             ours = None if reason else improvement(rows, policy, "mean_jct_s", geomean, l_across=lv, readings="paper")
-            out.append(
-                PaperValue("Fig. 13", f"{policy} improvement over Tiresias at L_across {lv:g}", value, ours, "%", note)
-            )
+            quantity = f"{policy} improvement over Tiresias at L_across {lv:g}"
+            out.append(PaperValue("Fig. 13", quantity, value, ours, "%", note, side(value, 0.0)))
     return out

@@ -100,4 +100,5 @@ REPRODUCTION = Reproduction(
     compute,
     figures.draw_load("relative load (Pollux workloads: 80-320 jobs)", "SJF-BSBF on Pollux traces", "sjf_bsbf_pollux"),
     compare,
+    lambda quick: {"jobs": "80-320", "workload files per load": 1 if quick else "all"},
 )

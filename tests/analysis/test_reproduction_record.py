@@ -1,0 +1,53 @@
+"""REPRODUCTION.md as a citable record (issue 19): the coverage table names every registered
+reproduction, cheap real reproductions give the same rows on every run, and none of their
+disagreements with the paper goes without a note."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from packgap.analysis.agreement import agrees, unexplained
+from packgap.analysis.coverage import COVERAGE
+from packgap.analysis.figures import chosen, reproduce, reproductions
+from packgap.analysis.kit import no_tick
+from packgap.analysis.reproduction_md import record_part, report_markdown
+from packgap.analysis.store import ResultStore
+
+#: Reproductions that compute in seconds and use no trace.
+CHEAP = ("cuckoo-table4", "cuckoo-table6", "gimbal-fig13")
+
+
+def test_coverage_names_every_reproduction_under_its_paper_and_only_those() -> None:
+    found = reproductions()
+    for r in found.values():
+        if r.item != "new":
+            assert any(f"`{r.name}`" in status for _, status in COVERAGE[r.paper]), r.name
+    quoted = {w for items in COVERAGE.values() for _, s in items for w in s.split("`")[1::2] if "/" not in w}
+    assert quoted <= set(found), sorted(quoted - set(found))
+
+
+def test_every_reproduction_prints_its_size_in_both_modes() -> None:
+    for r in reproductions().values():
+        for quick in (True, False):
+            assert all(isinstance(k, str) for k in r.size(quick)), r.name
+            assert r.params(quick)["quick"] is quick
+
+
+@pytest.mark.slow
+def test_cheap_reproductions_give_the_same_record_twice_and_explain_each_disagreement(tmp_path: Path) -> None:
+    items = chosen(list(CHEAP))
+    runs = []
+    for i in range(2):
+        store = ResultStore(tmp_path / f"run{i}.duckdb")
+        try:
+            runs.append(reproduce(items, quick=True, out=tmp_path, store=store, recompute=True, tick=no_tick))
+        finally:
+            store.close()
+    first, second = runs
+    assert [d.rows for d in first] == [d.rows for d in second]
+    assert record_part(report_markdown(first, True)) == record_part(report_markdown(second, True))
+    for d in first:
+        assert not unexplained(d.values), d.reproduction.name
+        assert any(agrees(v, d.values) != "-" for v in d.values), d.reproduction.name
