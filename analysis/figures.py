@@ -21,7 +21,8 @@ from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.kit import PaperValue, Reproduction, Tick
 from packgap.analysis.store import ResultStore, StoredRows, checkout_commit, source_digest
-from packgap.errors import UnknownNameError
+from packgap.errors import PackgapError, UnknownNameError
+from packgap.instances.traces import traces_dir
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,15 @@ def chosen(names: Sequence[str]) -> list[Reproduction]:
     return [found[n] for n in names] if names else list(found.values())
 
 
+def trace_folder() -> str:
+    """The trace folder the trace-based reproductions read ("" when there is none): part of
+    the store key, so rows computed without traces are not reused once traces are there."""
+    try:
+        return str(traces_dir(None).resolve())
+    except PackgapError:
+        return ""
+
+
 def reproduce(
     items: Sequence[Reproduction], *, quick: bool, out: Path, store: ResultStore, recompute: bool, tick: Tick
 ) -> list[Reproduced]:
@@ -63,9 +73,10 @@ def reproduce(
     sizes or seeds are never reused)."""
     done = []
     digest = source_digest()
+    traces = trace_folder()
     tick("reproductions", 0, len(items))
     for item in items:
-        params = item.params(quick)
+        params = {**item.params(quick), "traces": traces}
         stored = None if recompute else store.find_reproduction(item.name, params, digest)
         reused = stored is not None
         if stored is None:

@@ -15,11 +15,10 @@ import what they need when they run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.agreement import Direction
 from packgap.analysis.method import Method
 from packgap.errors import PackgapError
 from packgap.family import Family
@@ -192,11 +191,61 @@ class Simulation:
 
 
 @dataclass(frozen=True)
+class Direction:
+    """The paper's claim about one number: ``ours op than``.
+
+    ``op`` is ``<`` or ``>``, with ``than`` a number or the quantity of another value of the
+    same reproduction (compared with that value's ours); or ``=``: ours equals the paper's
+    value within ``tolerance`` (relative; absolute when the paper's value is 0).
+    """
+
+    op: str
+    than: float | str | None = None
+    tolerance: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.op not in ("<", ">", "="):
+            raise PackgapError(f"direction: op must be <, > or =, got {self.op!r}")
+        if (self.op == "=") != (self.than is None):
+            raise PackgapError("direction: '=' compares with the paper's value, '<' and '>' need a 'than'")
+
+    @property
+    def text(self) -> str:
+        if self.op == "=":
+            return "= paper" + (f" ±{self.tolerance:.0%}" if self.tolerance else "")
+        than = f"{self.than:g}" if isinstance(self.than, float | int) else self.than
+        return f"{self.op} {than}"
+
+
+def equal(tolerance: float = 0.0) -> Direction:
+    return Direction("=", tolerance=tolerance)
+
+
+def side(paper: float, pivot: float) -> Direction:
+    """Ours on the same side of ``pivot`` as the paper's value (e.g. a ratio above 1)."""
+    return Direction("<" if paper < pivot else ">", float(pivot))
+
+
+def versus(values: Sequence[PaperValue], reference: str) -> list[PaperValue]:
+    """Each value with a paper number ordered against ``reference`` (a quantity among them) as
+    the paper orders the two: e.g. every policy's JCT against SJF-BSBF's."""
+    ref = next(v for v in values if v.quantity == reference)
+    if ref.paper is None:
+        raise PackgapError(f"direction: {reference!r} has no paper value to order against")
+    return [
+        replace(v, direction=Direction("<" if v.paper < ref.paper else ">", reference))
+        if v is not ref and v.paper is not None and v.paper != ref.paper
+        else v
+        for v in values
+    ]
+
+
+@dataclass(frozen=True)
 class PaperValue:
     """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row).
 
-    ``direction`` is what the paper claims of it (:class:`~packgap.analysis.agreement.Direction`;
-    None: nothing compared), from which the report computes whether ours agrees; ``note``
+    ``direction`` is what the paper claims of it (:class:`Direction`; None: nothing
+    compared), from which the report computes whether ours agrees; ``note``
     gives the measured cause wherever it does not. ``measured`` marks a wall-clock number (a
     timing): the report keeps it out of the part that is the same on every run.
     """

@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.agreement import Direction, equal, side
 from packgap.analysis.calibration import figures
 from packgap.analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
 from packgap.analysis.calibration.simulate import improvement
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side
 from packgap.calibration.workload import Workload
 from packgap.errors import PackgapError
 from packgap.heuristics.calibration.gimbal import coordinate

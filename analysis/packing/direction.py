@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from packgap.analysis.agreement import side
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import PaperValue, Reproduction, Tick, side
 from packgap.analysis.packing import figures
 from packgap.analysis.packing.muri_misses import muri_misses, muri_values
 from packgap.analysis.packing.reproduce import PAPER_JOBS, mean, offline, online_metrics_row, online_run

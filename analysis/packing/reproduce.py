@@ -34,8 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from packgap.analysis.agreement import Direction, equal, side
-from packgap.analysis.kit import PaperValue, Reproduction, Tick, work_limited
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side, work_limited
 from packgap.analysis.packing import figures
 
 #: CUCKOO Table 3 (ms): S, F, B, C and the section 3.2.1 synchronisation rule.

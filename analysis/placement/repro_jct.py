@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from packgap.analysis.agreement import equal, side
-from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.kit import PaperValue, Tick, equal, side
 from packgap.analysis.placement.figures import geomean, ratios
 from packgap.analysis.placement.sia_philly import L_ACROSS, READINGS, missing, sia_philly, simulate_policy
 from packgap.heuristics.placement import POLICIES

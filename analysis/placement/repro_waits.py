@@ -9,8 +9,7 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from packgap.analysis.agreement import Direction
-from packgap.analysis.kit import PaperValue, Tick
+from packgap.analysis.kit import Direction, PaperValue, Tick
 from packgap.analysis.placement.figures import BASELINE
 from packgap.analysis.placement.sia_philly import missing, sia_philly, simulate_policy
 

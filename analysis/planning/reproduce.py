@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.agreement import Direction, equal, side
-from packgap.analysis.kit import PaperValue, Reproduction, Tick, work_limited
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side, work_limited
 from packgap.analysis.planning import figures
 from packgap.analysis.planning.figures import HEURISTICS, gaps, instances, mean
 from packgap.errors import PackgapError

@@ -20,8 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from packgap.analysis.agreement import Direction, equal, versus
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, versus
 from packgap.analysis.sharing import figures
 from packgap.analysis.sharing.simulate import POLICY_NAMES, POLLUX_NOTE
 

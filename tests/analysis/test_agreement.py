@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from packgap.analysis.agreement import NO, NONE, YES, Direction, agrees, equal, side, unexplained, versus
-from packgap.analysis.kit import PaperValue
+from packgap.analysis.agreement import NO, NONE, YES, agrees, unexplained
+from packgap.analysis.kit import Direction, PaperValue, equal, side, versus
 from packgap.errors import PackgapError
 
 

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from packgap.analysis import figures
-from packgap.analysis.agreement import Direction
 from packgap.analysis.figures import reproduce, reproductions
-from packgap.analysis.kit import PaperValue, Reproduction, no_tick
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, no_tick
 from packgap.analysis.reproduction_md import RUN_MARKER, record_part, report_markdown
 from packgap.analysis.store import ResultStore
 
