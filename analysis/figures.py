@@ -36,6 +36,9 @@ class Reproduced:
     stored: StoredRows
     reused: bool
     quick: bool
+    #: A quick run's values at the paper's size, from full-size rows of the same code in the
+    #: store (None: not run), so REPRODUCTION.md says where quick and full disagree.
+    full_values: list[PaperValue] | None = None
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -88,6 +91,8 @@ def reproduce(
             rows = json.loads(jsonio.dumps(rows))
             stored = StoredRows(rows, "this run", checkout_commit(), packgap.__version__, seconds)
         figures = item.draw(stored.rows, out)
-        done.append(Reproduced(item, figures, item.compare(stored.rows), stored, reused, quick))
+        full = store.find_reproduction(item.name, {**item.params(False), "traces": traces}, digest) if quick else None
+        full_values = None if full is None else item.compare(full.rows)
+        done.append(Reproduced(item, figures, item.compare(stored.rows), stored, reused, quick, full_values))
         tick(f"{item.name}: {'stored' if reused else 'computed'}", 1, None)
     return done

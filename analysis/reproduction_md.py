@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.agreement import NO, YES, agrees, unexplained
+from packgap.analysis.agreement import NO, NONE, YES, agrees, unexplained
 from packgap.analysis.coverage import coverage_markdown
 from packgap.analysis.figures import Reproduced
 from packgap.analysis.kit import PaperValue
@@ -36,6 +36,15 @@ def size_text(size: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in size.items()) or "fixed"
 
 
+def at_full_size(d: Reproduced, v: PaperValue) -> str:
+    """Whether the paper-sized run agrees on ``v`` (a quick run's column): ``not run`` when the
+    store holds no full-size rows of this code."""
+    if d.full_values is None:
+        return "not run"
+    same = next((f for f in d.full_values if f.quantity == v.quantity and f.item == v.item), None)
+    return NONE if same is None else agrees(same, d.full_values)
+
+
 def record(d: Reproduced) -> list[str]:
     """The rows of one reproduction's values (timings excluded)."""
     size = size_text(d.reproduction.size(d.quick))
@@ -46,9 +55,10 @@ def record(d: Reproduced) -> list[str]:
         ratio = "-" if v.ratio is None else f"{v.ratio:.3f}"
         unit = f" {v.unit}" if v.unit else ""
         claim = "-" if v.direction is None else v.direction.text
+        full = f" {at_full_size(d, v)} |" if d.quick else ""
         lines.append(
             f"| {d.reproduction.paper} | {v.item} | {_text(v.quantity)}{unit} | {size} | {_cell(v.paper)} | "
-            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {agrees(v, d.values)} | {_text(v.note)} |"
+            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {agrees(v, d.values)} |{full} {_text(v.note)} |"
         )
     return lines
 
@@ -58,11 +68,29 @@ def summary(done: Sequence[Reproduced]) -> list[str]:
     yes = sum(a == YES for _, a in counted)
     no = sum(a == NO for _, a in counted)
     missing = [(d.reproduction.name, v.quantity) for d in done for v in unexplained(d.values)]
+    differ = [
+        (d.reproduction.name, v.quantity)
+        for d in done
+        for v in d.values
+        if d.quick and not v.measured and at_full_size(d, v) in (YES, NO) and at_full_size(d, v) != agrees(v, d.values)
+    ]
     lines = [
         f"{yes + no} numbers are compared with a direction the paper states: {yes} agree, {no} do not "
         "(the note gives the measured cause). `paper says` is the claim checked: ours below (<) or above (>) "
         "a number or another quantity of the same item, or equal to the paper's value (=).",
     ]
+    if any(d.quick for d in done):
+        lines += [
+            "",
+            "`at full size` is the agreement of the paper-sized run (`packgap figures` without `--quick`) of the "
+            "same code, where the store holds one; "
+            + (
+                f"{len(differ)} numbers run in a different direction at the two sizes:"
+                if differ
+                else "no number runs in a different direction at the two sizes that were both run."
+            ),
+        ]
+        lines += [f"* {name}: {quantity}" for name, quantity in differ]
     if missing:
         lines += ["", "**Disagreements without a cause:**"]
         lines += [f"* {name}: {quantity}" for name, quantity in missing]
@@ -85,8 +113,10 @@ def record_markdown(done: Sequence[Reproduced], quick: bool) -> str:
         "",
         *summary(done),
         "",
-        "| paper | item | quantity | size | paper | ours | ratio | paper says | agrees | note |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| paper | item | quantity | size | paper | ours | ratio | paper says | agrees |"
+        + (" at full size |" if quick else "")
+        + " note |",
+        "|---|---|---|---|---|---|---|---|---|" + ("---|" if quick else "") + "---|",
     ]
     for d in done:
         lines += record(d)
