@@ -51,4 +51,11 @@ def _holds(op: str, left: float, right: float) -> bool:
 
 def unexplained(values: Sequence[PaperValue]) -> list[PaperValue]:
     """The values that do not agree with the paper and carry no note."""
-    return [v for v in values if not v.measured and agrees(v, values) == NO and not v.note.strip()]
+    return [v for v in values if not v.measured and agrees(v, values) == NO and not note(v, values).strip()]
+
+
+def note(value: PaperValue, values: Sequence[PaperValue]) -> str:
+    """The value's note, with its declared cause where it does not agree."""
+    if value.cause and agrees(value, values) == NO:
+        return "; ".join(t for t in (value.note, value.cause) if t)
+    return value.note

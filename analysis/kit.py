@@ -245,9 +245,10 @@ class PaperValue:
     """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row).
 
     ``direction`` is what the paper claims of it (:class:`Direction`; None: nothing
-    compared), from which the report computes whether ours agrees; ``note``
-    gives the measured cause wherever it does not. ``measured`` marks a wall-clock number (a
-    timing): the report keeps it out of the part that is the same on every run.
+    compared), from which the report computes whether ours agrees; ``note`` (always shown)
+    or ``cause`` (shown where ours does not agree) gives the measured cause of a
+    disagreement. ``measured`` marks a wall-clock number (a timing): the report keeps it
+    out of the part that is the same on every run.
     """
 
     item: str
@@ -258,6 +259,8 @@ class PaperValue:
     note: str = ""
     direction: Direction | None = None
     measured: bool = False
+    #: The measured cause of a disagreement: added to the note where ours does not agree.
+    cause: str = ""
 
     @property
     def ratio(self) -> float | None:

@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.agreement import NO, NONE, YES, agrees, unexplained
+from packgap.analysis.agreement import NO, NONE, YES, agrees, note, unexplained
 from packgap.analysis.coverage import coverage_markdown
 from packgap.analysis.figures import Reproduced
 from packgap.analysis.kit import PaperValue
@@ -58,7 +58,7 @@ def record(d: Reproduced) -> list[str]:
         full = f" {at_full_size(d, v)} |" if d.quick else ""
         lines.append(
             f"| {d.reproduction.paper} | {v.item} | {_text(v.quantity)}{unit} | {size} | {_cell(v.paper)} | "
-            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {agrees(v, d.values)} |{full} {_text(v.note)} |"
+            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {agrees(v, d.values)} |{full} {_text(note(v, d.values))} |"
         )
     return lines
 

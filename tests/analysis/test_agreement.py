@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from packgap.analysis.agreement import NO, NONE, YES, agrees, unexplained
+from packgap.analysis.agreement import NO, NONE, YES, agrees, note, unexplained
 from packgap.analysis.kit import Direction, PaperValue, equal, side, versus
 from packgap.errors import PackgapError
 
@@ -44,3 +44,11 @@ def test_a_direction_the_papers_numbers_contradict_is_an_error() -> None:
         agrees(values[0], values)
     with pytest.raises(PackgapError, match="'<' and '>' need"):
         Direction("<")
+
+
+def test_a_declared_cause_shows_only_where_ours_disagrees() -> None:
+    cause = "measured: the queue is empty at this load"
+    wrong = PaperValue("Fig. 6a", "sjf", 1.2, 0.9, "h", "", Direction("<", 1.0 - 0.5), cause=cause)
+    right = PaperValue("Fig. 6a", "sjf", 1.2, 0.4, "h", "", Direction("<", 0.5), cause=cause)
+    assert note(wrong, [wrong]) == cause and note(right, [right]) == ""
+    assert unexplained([wrong]) == []
