@@ -187,10 +187,10 @@ def _cause(rows: Sequence[Mapping[str, Any]], quantity: str) -> str:
         )
     if policy == "sjf-ffs" and "queuing" in quantity:
         large = [_queue(rows, p, "large_avg_queuing_s") for p in ("sjf-ffs", "sjf-bsbf")]
+        jct = [_queue(rows, p, "avg_jct_s") for p in ("sjf-ffs", "sjf-bsbf")]
         return (
             f"measured: SJF-FFS shares every fitting pair, so large jobs start sooner (queue "
-            f"{large[0]:.2f} vs {large[1]:.2f} h), and pay for it in JCT ({_queue(rows, 'sjf-ffs', 'avg_jct_s'):.2f} vs "
-            f"{_queue(rows, 'sjf-bsbf', 'avg_jct_s'):.2f} h)"
+            f"{large[0]:.2f} vs {large[1]:.2f} h), and pay for it in JCT ({jct[0]:.2f} vs {jct[1]:.2f} h)"
         )
     if policy == "sjf-ffs":
         return "SJF-FFS shares every fitting pair: " + SHARING_CAUSE
