@@ -26,8 +26,6 @@ CLUSTER = (("A800", 1), ("RTX4090", 2))
 EXACT = ("exact-milp", "exact-cpsat")
 #: CUCKOO Table 13: normalised JCT and deadline satisfaction rate (%) of each planner.
 TABLE13 = {"mchp": (1.00, 77.16), "fifo": (1.30, 41.46), "edf": (1.22, 64.88)}
-#: The measured cause of each disagreement with Table 13, by quantity.
-TABLE13_NOTES: dict[str, str] = {}
 
 
 def gap_rows(sizes: Sequence[int], seeds: int, time_limit: float, tick: Tick) -> list[dict[str, Any]]:
@@ -96,14 +94,17 @@ def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         mchp = m == "mchp"
         faster = equal() if mchp else side(jct, 1.0)
         fewer = None if mchp else Direction("<", "mchp deadline satisfaction rate")
+        cause = (
+            f"measured: {m}'s plans lie {100 * mean(gaps(rows, m, largest)):.1f} % from the proven optimum at "
+            f"{largest} groups, MCHP's {100 * mean(gaps(rows, 'mchp', largest)):.1f} %: on these instances MCHP "
+            "(eq. 13-14 as packgap reads them) is not the better planner; the online runs agree (cuckoo-online, EDF)"
+        )
         for quantity, paper, ours, direction in (
             (f"{m} JCT normalised to MCHP", jct, ratio, faster),
             (f"{m} deadline satisfaction rate", met, met_rate, fewer),
         ):
-            note = "; ".join(t for t in (table, TABLE13_NOTES.get(quantity, "")) if t)
-            out.append(
-                PaperValue("Table 13", quantity, paper, ours, "x" if "JCT" in quantity else "%", note, direction)
-            )
+            unit = "x" if "JCT" in quantity else "%"
+            out.append(PaperValue("Table 13", quantity, paper, ours, unit, table, direction, cause=cause))
     return out
 
 
