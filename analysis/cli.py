@@ -281,7 +281,8 @@ def figures(
 ) -> None:
     """Regenerate the papers' reproduced tables and figures (PNG, PDF) and REPRODUCTION.md;
     computed rows are stored, so a rerun only redraws."""
-    from packgap.analysis.figures import chosen, report_markdown, reproduce
+    from packgap.analysis.figures import chosen, reproduce
+    from packgap.analysis.reproduction_md import report_markdown
     from packgap.analysis.store import ResultStore
 
     if all_ and names:

@@ -1,32 +1,48 @@
 """``packgap figures``: every reproduced table and figure of the papers, and REPRODUCTION.md.
 
 Each :class:`~packgap.analysis.kit.Reproduction` of every kit computes rows once; the rows go into the
-results store (table ``reproductions``), so a rerun recomputes nothing and only redraws
-(benchopt: figures are functions of stored results). REPRODUCTION.md lists every reproduced
-number beside the paper's, with the ratio and a note where they differ.
+results store (table ``reproductions``), keyed by the reproduction's parameters and the
+package's source digest, so a rerun of the same code recomputes nothing and only redraws
+(benchopt: figures are functions of stored results) while a code change recomputes.
+:mod:`packgap.analysis.reproduction_md` writes REPRODUCTION.md from what this returns.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import packgap
+from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.kit import PaperValue, Reproduction, Tick
-from packgap.analysis.store import ResultStore
-from packgap.errors import UnknownNameError
+from packgap.analysis.store import ResultStore, StoredRows, checkout_commit, source_digest
+from packgap.errors import PackgapError, UnknownNameError
+from packgap.instances.traces import traces_dir
 
 
 @dataclass(frozen=True)
 class Reproduced:
+    """A reproduction's rows, figures and values; ``stored`` says who computed the rows and
+    ``reused`` whether this run took them from the store."""
+
     reproduction: Reproduction
-    rows: list[dict[str, Any]]
     figures: list[Path]
     values: list[PaperValue]
+    stored: StoredRows
     reused: bool
+    quick: bool
+    #: A quick run's values at the paper's size, from full-size rows of the same code in the
+    #: store (None: not run), so REPRODUCTION.md says where quick and full disagree.
+    full_values: list[PaperValue] | None = None
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return self.stored.rows
 
 
 def reproductions() -> dict[str, Reproduction]:
@@ -42,53 +58,41 @@ def chosen(names: Sequence[str]) -> list[Reproduction]:
     return [found[n] for n in names] if names else list(found.values())
 
 
+def trace_folder() -> str:
+    """The trace folder the trace-based reproductions read ("" when there is none): part of
+    the store key, so rows computed without traces are not reused once traces are there."""
+    try:
+        return str(traces_dir(None).resolve())
+    except PackgapError:
+        return ""
+
+
 def reproduce(
     items: Sequence[Reproduction], *, quick: bool, out: Path, store: ResultStore, recompute: bool, tick: Tick
 ) -> list[Reproduced]:
     """Compute (or reuse) the rows of each reproduction, draw its figures into ``out`` and
-    collect its paper-vs-ours values; every computed set of rows is stored at once."""
+    collect its paper-vs-ours values; every computed set of rows is stored at once, keyed by
+    the reproduction's parameters and the package's source digest (rows of other code, other
+    sizes or seeds are never reused)."""
     done = []
+    digest = source_digest()
+    traces = trace_folder()
     tick("reproductions", 0, len(items))
     for item in items:
-        rows = None if recompute else store.find_reproduction(item.name, quick)
-        reused = rows is not None
-        if rows is None:
+        params = {**item.params(quick), "traces": traces}
+        stored = None if recompute else store.find_reproduction(item.name, params, digest)
+        reused = stored is not None
+        if stored is None:
             started = time.perf_counter()
             rows = item.compute(quick, tick)
-            store.append_reproduction(item.name, quick, rows, time.perf_counter() - started)
-        figures = item.draw(rows, out)
-        done.append(Reproduced(item, rows, figures, item.compare(rows), reused))
+            seconds = time.perf_counter() - started
+            store.append_reproduction(item.name, params, digest, rows, seconds)
+            # Through JSON as the store returns them, so computed and reused rows compare alike.
+            rows = json.loads(jsonio.dumps(rows))
+            stored = StoredRows(rows, "this run", checkout_commit(), packgap.__version__, seconds)
+        figures = item.draw(stored.rows, out)
+        full = store.find_reproduction(item.name, {**item.params(False), "traces": traces}, digest) if quick else None
+        full_values = None if full is None else item.compare(full.rows)
+        done.append(Reproduced(item, figures, item.compare(stored.rows), stored, reused, quick, full_values))
         tick(f"{item.name}: {'stored' if reused else 'computed'}", 1, None)
     return done
-
-
-def _cell(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4g}"
-
-
-def report_markdown(done: Sequence[Reproduced], quick: bool) -> str:
-    """REPRODUCTION.md: one row per reproduced number, then the figures of each reproduction."""
-    lines = [
-        "# Reproduction of the papers' tables and figures",
-        "",
-        f"Generated by `packgap figures{' --quick' if quick else ''}`"
-        + (" (small instances: numbers differ from the papers' sizes)." if quick else "."),
-        "",
-        "| paper | item | quantity | paper | ours | ratio | note |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for d in done:
-        for v in d.values:
-            ratio = "-" if v.ratio is None else f"{v.ratio:.3f}"
-            unit = f" {v.unit}" if v.unit else ""
-            note = v.note.replace("|", "/").replace("\n", " ")
-            lines.append(
-                f"| {d.reproduction.paper} | {v.item} | {v.quantity}{unit} | {_cell(v.paper)} | {_cell(v.ours)} | "
-                f"{ratio} | {note} |"
-            )
-    lines += ["", "## Figures", ""]
-    for d in done:
-        r = d.reproduction
-        lines.append(f"* **{r.name}** ({r.paper} {r.item}): {r.title}")
-        lines += [f"  * `{p.name}`" for p in d.figures]
-    return "\n".join(lines) + "\n"

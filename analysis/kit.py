@@ -15,13 +15,14 @@ import what they need when they run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from packgap.analysis.method import Method
 from packgap.errors import PackgapError
 from packgap.family import Family
+from packgap.solvers.outcome import SolveOptions
 
 #: Progress callback of long work: ``tick(description, advance, total)``; total None keeps it.
 Tick = Callable[[str, int, "int | None"], None]
@@ -51,6 +52,14 @@ class Option:
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+
+def work_limited(work: float, nodes: int = 10_000) -> SolveOptions:
+    """Solver options for reproductions: the same answer on every run (issue 19.5). The
+    search stops on work (CP-SAT's deterministic time ``work``, HiGHS's ``nodes``), one thread,
+    seed 0; the wall-clock limit, ten times ``work`` plus a minute, is only a backstop
+    against a runaway solve and says so in the result's status when it binds."""
+    return SolveOptions(time_limit=10 * work + 60.0, deterministic_time=work, node_limit=nodes)
 
 
 #: The seed option every generator and most trace builders take (NumPy takes 0 .. 2^64 - 1).
@@ -182,8 +191,65 @@ class Simulation:
 
 
 @dataclass(frozen=True)
+class Direction:
+    """The paper's claim about one number: ``ours op than``.
+
+    ``op`` is ``<`` or ``>``, with ``than`` a number or the quantity of another value of the
+    same reproduction (compared with that value's ours); or ``=``: ours equals the paper's
+    value within ``tolerance`` (relative; absolute when the paper's value is 0).
+    """
+
+    op: str
+    than: float | str | None = None
+    tolerance: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.op not in ("<", ">", "="):
+            raise PackgapError(f"direction: op must be <, > or =, got {self.op!r}")
+        if (self.op == "=") != (self.than is None):
+            raise PackgapError("direction: '=' compares with the paper's value, '<' and '>' need a 'than'")
+
+    @property
+    def text(self) -> str:
+        if self.op == "=":
+            return "= paper" + (f" ±{self.tolerance:.0%}" if self.tolerance else "")
+        than = f"{self.than:g}" if isinstance(self.than, float | int) else self.than
+        return f"{self.op} {than}"
+
+
+def equal(tolerance: float = 0.0) -> Direction:
+    return Direction("=", tolerance=tolerance)
+
+
+def side(paper: float, pivot: float) -> Direction:
+    """Ours on the same side of ``pivot`` as the paper's value (e.g. a ratio above 1)."""
+    return Direction("<" if paper < pivot else ">", float(pivot))
+
+
+def versus(values: Sequence[PaperValue], reference: str) -> list[PaperValue]:
+    """Each value with a paper number ordered against ``reference`` (a quantity among them) as
+    the paper orders the two: e.g. every policy's JCT against SJF-BSBF's."""
+    ref = next(v for v in values if v.quantity == reference)
+    if ref.paper is None:
+        raise PackgapError(f"direction: {reference!r} has no paper value to order against")
+    return [
+        replace(v, direction=Direction("<" if v.paper < ref.paper else ">", reference))
+        if v is not ref and v.paper is not None and v.paper != ref.paper
+        else v
+        for v in values
+    ]
+
+
+@dataclass(frozen=True)
 class PaperValue:
-    """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row)."""
+    """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row).
+
+    ``direction`` is what the paper claims of it (:class:`Direction`; None: nothing
+    compared), from which the report computes whether ours agrees; ``note`` (always shown)
+    or ``cause`` (shown where ours does not agree) gives the measured cause of a
+    disagreement. ``measured`` marks a wall-clock number (a timing): the report keeps it
+    out of the part that is the same on every run.
+    """
 
     item: str
     quantity: str
@@ -191,6 +257,10 @@ class PaperValue:
     ours: float | None
     unit: str = ""
     note: str = ""
+    direction: Direction | None = None
+    measured: bool = False
+    #: The measured cause of a disagreement: added to the note where ours does not agree.
+    cause: str = ""
 
     @property
     def ratio(self) -> float | None:
@@ -206,7 +276,9 @@ class Reproduction:
     ``compute(quick, tick)`` does the expensive work and returns JSON-ready rows (stored,
     so a rerun recomputes nothing); ``draw(rows, out_dir)`` writes the figures (PNG and PDF)
     and returns their paths; ``compare(rows)`` gives the paper-vs-ours values.
-    ``quick`` runs small instances (the whole set in minutes on 2 cores).
+    ``quick`` runs small instances (the whole set in minutes on 2 cores). ``size(quick)`` gives
+    the sizes ``compute`` runs (jobs, seeds, ...): printed beside every row, and with the quick
+    flag and the package's source digest the key of the stored rows.
     """
 
     name: str
@@ -216,6 +288,11 @@ class Reproduction:
     compute: Callable[[bool, Tick], list[dict[str, Any]]]
     draw: Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]
     compare: Callable[[Sequence[Mapping[str, Any]]], list[PaperValue]]
+    size: Callable[[bool], Mapping[str, Any]] = lambda quick: {}
+
+    def params(self, quick: bool) -> dict[str, Any]:
+        """What the stored rows are keyed by, besides the name and the source digest."""
+        return {"quick": quick, **self.size(quick)}
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import platform
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,8 +35,23 @@ _COLUMNS = """
 
 _REPRODUCTION_COLUMNS = """
     name VARCHAR, quick BOOLEAN, rows VARCHAR, seconds DOUBLE, packgap_version VARCHAR, python VARCHAR,
-    platform VARCHAR, created VARCHAR, packgap_commit VARCHAR
+    platform VARCHAR, created VARCHAR, packgap_commit VARCHAR, params VARCHAR, source_digest VARCHAR
 """
+#: Columns added after the first stores were written: old rows read NULL there, so they never match.
+_REPRODUCTION_ADDED = ("params VARCHAR", "source_digest VARCHAR")
+#: What :func:`source_digest` hashes: the package's code and its data files.
+_SOURCE_SUFFIXES = (".py", ".json")
+
+
+@dataclass(frozen=True)
+class StoredRows:
+    """A reproduction's stored rows and who computed them (the run section of REPRODUCTION.md)."""
+
+    rows: list[dict[str, Any]]
+    created: str
+    commit: str
+    version: str
+    seconds: float
 
 
 @functools.cache
@@ -47,6 +64,25 @@ def checkout_commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return ""
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+@functools.cache
+def source_digest() -> str:
+    """SHA-256 of every .py and .json file of the installed package (layer folders included,
+    through their links), by path relative to the package: a checkout and the wheel built from
+    it agree, and any code change gives a new digest, so stored reproduction rows are never
+    reused across a change. A commit with a dirty flag cannot say which local change made a row,
+    and an installed wheel has no commit at all. Computed once per process."""
+    root = Path(packgap.__file__).resolve().parent
+    digest = hashlib.sha256()
+    files = []
+    for folder, dirs, names in os.walk(root, followlinks=True):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        files += [Path(folder, n) for n in names if n.endswith(_SOURCE_SUFFIXES)]
+    for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def instance_digest(document: dict[str, Any]) -> str:
@@ -70,6 +106,8 @@ class ResultStore:
             raise PackgapError(f"cannot open results store {path}: {exc}") from None
         self._db.execute(f"CREATE TABLE IF NOT EXISTS results ({_COLUMNS})")
         self._db.execute(f"CREATE TABLE IF NOT EXISTS reproductions ({_REPRODUCTION_COLUMNS})")
+        for column in _REPRODUCTION_ADDED:
+            self._db.execute(f"ALTER TABLE reproductions ADD COLUMN IF NOT EXISTS {column}")
 
     def close(self) -> None:
         self._db.close()
@@ -113,20 +151,29 @@ class ResultStore:
             ],
         )
 
-    def find_reproduction(self, name: str, quick: bool) -> list[dict[str, Any]] | None:
-        """The stored rows of a reproduction's latest compute, or None."""
+    def find_reproduction(self, name: str, params: dict[str, Any], digest: str) -> StoredRows | None:
+        """The latest rows stored for this reproduction, these parameters (quick flag, sizes,
+        seeds) and this source digest, or None: rows of other code are never reused."""
         row = self._db.execute(
-            "SELECT rows FROM reproductions WHERE name = ? AND quick = ? ORDER BY created DESC LIMIT 1", [name, quick]
+            "SELECT rows, created, packgap_commit, packgap_version, seconds FROM reproductions "
+            "WHERE name = ? AND params = ? AND source_digest = ? ORDER BY created DESC LIMIT 1",
+            [name, params_key(params), digest],
         ).fetchone()
-        return None if row is None else list(json.loads(row[0]))
+        if row is None:
+            return None
+        return StoredRows(list(json.loads(row[0])), row[1], row[2] or "", row[3], row[4])
 
-    def append_reproduction(self, name: str, quick: bool, rows: list[dict[str, Any]], seconds: float) -> None:
-        """Append a reproduction's computed rows (with the versions and commit that made them)."""
+    def append_reproduction(
+        self, name: str, params: dict[str, Any], digest: str, rows: list[dict[str, Any]], seconds: float
+    ) -> None:
+        """Append a reproduction's computed rows, keyed by its parameters and the source digest
+        (with the versions and commit that made them)."""
         self._db.execute(
-            "INSERT INTO reproductions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO reproductions (name, quick, rows, seconds, packgap_version, python, platform, created, "
+            "packgap_commit, params, source_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
-                quick,
+                bool(params.get("quick")),
                 jsonio.dumps(rows),
                 seconds,
                 packgap.__version__,
@@ -134,6 +181,8 @@ class ResultStore:
                 platform.platform(),
                 datetime.now(UTC).isoformat(),
                 checkout_commit(),
+                params_key(params),
+                digest,
             ],
         )
 

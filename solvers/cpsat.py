@@ -37,6 +37,8 @@ def solve_cpsat(model: Any, options: SolveOptions) -> tuple[SolverOutcome, Any]:
     solver.parameters.relative_gap_limit = options.mip_gap
     if options.time_limit is not None:
         solver.parameters.max_time_in_seconds = options.time_limit
+    if options.deterministic_time is not None:
+        solver.parameters.max_deterministic_time = options.deterministic_time
     start = time.perf_counter()
     code = solver.solve(model)
     wall = time.perf_counter() - start

@@ -60,6 +60,8 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
         # HiGHS's default absolute gap (1e-6) called a 0.7e-6 packing answer optimal against 0.4e-6
         "solver_options": {"random_seed": options.seed, "output_flag": False, "mip_abs_gap": 0.0},
     }
+    if options.node_limit is not None:
+        config["solver_options"]["mip_max_nodes"] = options.node_limit
     start = time.perf_counter()
     # Handing the model to HiGHS costs Pyomo ~17 us per nonzero (15 s for a 256-GPU placement
     # MILP) outside HiGHS's own clock: do it first, under the deadline, and give HiGHS the rest.
@@ -89,7 +91,7 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
         TerminationCondition.infeasibleOrUnbounded,
     ):
         status = Status.INFEASIBLE
-    elif tc == TerminationCondition.maxTimeLimit:
+    elif tc in (TerminationCondition.maxTimeLimit, TerminationCondition.iterationLimit):
         status = Status.TIMEOUT
     elif tc == TerminationCondition.convergenceCriteriaSatisfied:
         status = status_from_gap(objective, bound)

@@ -75,6 +75,8 @@ class HighsModel:
         self.highs.setOptionValue("mip_rel_gap", options.mip_gap)
         # the default absolute gap (1e-6) stops early on objectives of that size (issue 17)
         self.highs.setOptionValue("mip_abs_gap", 0.0)
+        if options.node_limit is not None:
+            self.highs.setOptionValue("mip_max_nodes", options.node_limit)
         lower = np.where(np.isfinite(row_lower), row_lower, -hs.kHighsInf).astype(float)
         upper = np.where(np.isfinite(row_upper), row_upper, hs.kHighsInf).astype(float)
         empty = np.zeros(len(lower), dtype=np.int32)
@@ -148,7 +150,11 @@ class HighsModel:
             status = Status.OPTIMAL
         elif model_status in (hs.HighsModelStatus.kInfeasible, hs.HighsModelStatus.kUnboundedOrInfeasible):
             status = Status.INFEASIBLE
-        elif model_status in (hs.HighsModelStatus.kTimeLimit, hs.HighsModelStatus.kIterationLimit):
+        elif model_status in (
+            hs.HighsModelStatus.kTimeLimit,
+            hs.HighsModelStatus.kIterationLimit,
+            hs.HighsModelStatus.kSolutionLimit,
+        ):
             status = Status.TIMEOUT
         else:
             status = Status.ERROR

@@ -18,12 +18,20 @@ class SolveOptions:
 
     ``threads`` defaults to 1 because single-threaded CP-SAT and HiGHS are deterministic for
     a given seed; raise it for speed when byte-identical reruns do not matter.
+
+    A wall-clock ``time_limit`` that binds makes the result depend on the machine's load; the
+    work limits stop the search at the same point on every run: ``node_limit`` is HiGHS's
+    branch-and-bound node limit (``mip_max_nodes``), ``deterministic_time`` CP-SAT's
+    ``max_deterministic_time`` (its own work units, roughly seconds). Reproductions set these
+    and keep ``time_limit`` only as a backstop far above them.
     """
 
     time_limit: float | None = None
     mip_gap: float = 0.0
     threads: int = 1
     seed: int = 0
+    node_limit: int | None = None
+    deterministic_time: float | None = None
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and not (self.time_limit > 0 and math.isfinite(self.time_limit)):
@@ -32,6 +40,12 @@ class SolveOptions:
             raise PackgapError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
         if self.threads < 1:
             raise PackgapError(f"threads must be >= 1, got {self.threads}")
+        if self.node_limit is not None and self.node_limit < 1:
+            raise PackgapError(f"node_limit must be >= 1, got {self.node_limit}")
+        if self.deterministic_time is not None and not (
+            self.deterministic_time > 0 and math.isfinite(self.deterministic_time)
+        ):
+            raise PackgapError(f"deterministic_time must be a positive number, got {self.deterministic_time}")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ def run_gimbal(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
         patience=p["patience"],
         reading=p["priority"],
         straggler_tol=p["straggler_tol"],
+        subset=p["subset_priority"],
     )
     kinds = [s.mechanism for s in found.steps]
     search = {
@@ -121,6 +122,7 @@ GIMBAL_DEFAULTS: dict[str, Any] = {
     "early_exit": True,
     "patience": 3,
     "priority": "text",
+    "subset_priority": "max",
     "straggler_tol": 0.02,
     "liss_iteration_s": 9.0,
     "lgrr_iteration_s": 39.0,

@@ -71,25 +71,44 @@ def overhead_rows(sizes: Sequence[int], rounds: int, synergy_jobs: int, tick: Ti
     return rows
 
 
-def fig18(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+def _sizes(quick: bool) -> tuple[tuple[int, ...], int, int]:
     """Quick: 64 to 1,024 GPUs, 3 rounds each, 200 Synergy jobs; full: 64 to 27,648, 10
     rounds each, 1,000 jobs."""
-    if quick:
-        return overhead_rows((64, 256, 1_024), 3, 200, tick)
-    return overhead_rows((64, 256, 1_024, 4_096, 27_648), 10, 1_000, tick)
+    return ((64, 256, 1_024), 3, 200) if quick else ((64, 256, 1_024, 4_096, 27_648), 10, 1_000)
+
+
+def fig18_size(quick: bool) -> dict[str, Any]:
+    gpus, rounds, jobs = _sizes(quick)
+    return {"GPUs": f"{gpus[0]}-{gpus[-1]}", "rounds": rounds, "Synergy jobs": jobs}
+
+
+def fig18(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    return overhead_rows(*_sizes(quick), tick)
 
 
 def compare_fig18(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     synergy = {r["policy"]: r["place_s"] for r in rows if r["setting"] == "synergy"}
     note = "every round of a Synergy trace (1,000 jobs; 200 quick), one core"
     out = [
-        PaperValue("Fig. 18", "PAL median seconds per round, 256 GPUs", 2.8, median(synergy["pal"]), "s", note),
-        PaperValue("Fig. 18", "PAL worst seconds per round, 256 GPUs", 4.0, max(synergy["pal"]), "s", note),
-        PaperValue("Fig. 18", "PM-First worst seconds per round, 256 GPUs", 2.0, max(synergy["pm-first"]), "s", note),
+        PaperValue(
+            "Fig. 18", "PAL median seconds per round, 256 GPUs", 2.8, median(synergy["pal"]), "s", note, None, True
+        ),
+        PaperValue("Fig. 18", "PAL worst seconds per round, 256 GPUs", 4.0, max(synergy["pal"]), "s", note, None, True),
+        PaperValue(
+            "Fig. 18",
+            "PM-First worst seconds per round, 256 GPUs",
+            2.0,
+            max(synergy["pm-first"]),
+            "s",
+            note,
+            None,
+            True,
+        ),
     ]
     for r in (r for r in rows if r["setting"] == "generated"):
         what = f"{r['policy']} median seconds per full round, {r['gpus']:,} GPUs"
-        out.append(PaperValue("Fig. 18", what, None, median(r["place_s"]), "s", "generated, jobs = GPUs / 3"))
+        note = "generated, jobs = GPUs / 3"
+        out.append(PaperValue("Fig. 18", what, None, median(r["place_s"]), "s", note, measured=True))
         what = f"{r['policy']} PM-score binning (once per cluster), {r['gpus']:,} GPUs"
-        out.append(PaperValue("Fig. 18", what, None, median(r["bins_s"]), "s"))
+        out.append(PaperValue("Fig. 18", what, None, median(r["bins_s"]), "s", measured=True))
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side, work_limited
 from packgap.analysis.planning import figures
 from packgap.analysis.planning.figures import HEURISTICS, gaps, instances, mean
 from packgap.errors import PackgapError
@@ -29,17 +29,18 @@ TABLE13 = {"mchp": (1.00, 77.16), "fifo": (1.30, 41.46), "edf": (1.22, 64.88)}
 
 
 def gap_rows(sizes: Sequence[int], seeds: int, time_limit: float, tick: Tick) -> list[dict[str, Any]]:
-    """One row per (groups, seed, method) with the evaluated objective, the method's status
+    """``time_limit``: the exact solves' work (:func:`~packgap.analysis.kit.work_limited`).
+    One row per (groups, seed, method) with the evaluated objective, the method's status
     and bound, its metrics, and the instance's best exact objective and best bound."""
     from packgap.analysis.planning.methods import METHODS
     from packgap.analysis.run import solve
     from packgap.instances.planning.generator import generate
     from packgap.planning import FAMILY
     from packgap.result import Status, beats
-    from packgap.solvers.outcome import SolveOptions
 
     by_name = {m.name: m for m in METHODS}
-    options = SolveOptions(time_limit=time_limit)
+    # Work, not seconds, stops the exact solves: the same optimum and bound on every run.
+    options = work_limited(time_limit)
     tick("planning gaps", 0, len(sizes) * seeds)
     rows = []
     for groups in sizes:
@@ -64,12 +65,15 @@ def gap_rows(sizes: Sequence[int], seeds: int, time_limit: float, tick: Tick) ->
     return rows
 
 
+def sizes(quick: bool) -> tuple[tuple[int, ...], int]:
+    """Quick: 4, 8, 12 groups x 3 seeds; full: 4 to 32 groups x 10 seeds."""
+    return ((4, 8, 12), 3) if quick else ((4, 8, 12, 16, 20, 24, 28, 32), 10)
+
+
 def planning_gaps(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    """Quick: 4, 8, 12 groups x 3 seeds, 10 s per exact solve; full: 4 to 32 groups x 10
-    seeds, 30 s."""
-    if quick:
-        return gap_rows((4, 8, 12), 3, 10.0, tick)
-    return gap_rows((4, 8, 12, 16, 20, 24, 28, 32), 10, 30.0, tick)
+    """:func:`gap_rows` at :func:`sizes`, 10 s per exact solve (30 s full)."""
+    groups, seeds = sizes(quick)
+    return gap_rows(groups, seeds, 10.0 if quick else 30.0, tick)
 
 
 def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
@@ -87,8 +91,20 @@ def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         mine = instances(rows, m)
         ratio = mean([r["mean_completion_s"] / base[i] for i, r in mine.items()])
         met_rate = mean([100 * (1 - r["late_groups"] / r["groups"]) for r in mine.values()])
-        out.append(PaperValue("Table 13", f"{m} JCT normalised to MCHP", jct, ratio, "x", table))
-        out.append(PaperValue("Table 13", f"{m} deadline satisfaction rate", met, met_rate, "%", table))
+        mchp = m == "mchp"
+        faster = equal() if mchp else side(jct, 1.0)
+        fewer = None if mchp else Direction("<", "mchp deadline satisfaction rate")
+        cause = (
+            f"measured: {m}'s plans lie {100 * mean(gaps(rows, m, largest)):.1f} % from the proven optimum at "
+            f"{largest} groups, MCHP's {100 * mean(gaps(rows, 'mchp', largest)):.1f} %: on these instances MCHP "
+            "(eq. 13-14 as packgap reads them) is not the better planner; the online runs agree (cuckoo-online, EDF)"
+        )
+        for quantity, paper, ours, direction in (
+            (f"{m} JCT normalised to MCHP", jct, ratio, faster),
+            (f"{m} deadline satisfaction rate", met, met_rate, fewer),
+        ):
+            unit = "x" if "JCT" in quantity else "%"
+            out.append(PaperValue("Table 13", quantity, paper, ours, unit, table, direction, cause=cause))
     return out
 
 
@@ -101,5 +117,6 @@ REPRODUCTIONS = (
         planning_gaps,
         figures.draw_gaps,
         compare,
+        lambda quick: {"groups": f"{sizes(quick)[0][0]}-{sizes(quick)[0][-1]}", "seeds": sizes(quick)[1]},
     ),
 )

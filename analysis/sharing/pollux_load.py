@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick
 from packgap.analysis.sharing import figures
-from packgap.analysis.sharing.reproduce import HOUR, mean_bound, mean_metric, simulate_row
+from packgap.analysis.sharing.reproduce import HOUR, SHARING_CAUSE, mean_bound, mean_metric, simulate_row
 
 #: Relative load -> the artifact's folder.
 LOADS = {0.5: "workloads-0.5", 1.0: "workloads", 1.5: "workloads-1.5", 2.0: "workloads-2.0"}
@@ -86,7 +86,9 @@ def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         for other in ("fifo", "sjf", "tiresias", "sjf-ffs"):
             paper, note = CLAIMS.get((load, other), (None, ""))
             label = f"SJF-BSBF's JCT reduction vs {other} at {load:g}x"
-            out.append(PaperValue(item, label, paper, 1 - bsbf / mean_metric(at, other, "avg_jct_s"), "", note))
+            # Section VI-C: SJF-BSBF keeps the lowest JCT "across all job workloads".
+            ours = 1 - bsbf / mean_metric(at, other, "avg_jct_s")
+            out.append(PaperValue(item, label, paper, ours, "", note, Direction(">", 0.0), cause=SHARING_CAUSE))
         out.append(PaperValue(item, f"SJF-BSBF avg JCT at {load:g}x", None, bsbf / HOUR, "h"))
         out.append(PaperValue(item, f"bound on avg JCT at {load:g}x", None, mean_bound(at) / HOUR, "h"))
     return out
@@ -100,4 +102,5 @@ REPRODUCTION = Reproduction(
     compute,
     figures.draw_load("relative load (Pollux workloads: 80-320 jobs)", "SJF-BSBF on Pollux traces", "sjf_bsbf_pollux"),
     compare,
+    lambda quick: {"jobs": "80-320", "workload files per load": 1 if quick else "all"},
 )

@@ -14,8 +14,9 @@ As published:
 
 Mapping of primitives to mechanisms (section 4.2): squeezing or swelling some workers of a job
 moves their MPS share one granularity step (LGRR, co-located workers only: a worker alone on
-its GPU frees nothing for anyone) and then re-splits that job's batch (LISS, "adaptively",
-same iteration); squeezing some workers of a job while swelling others is LISS alone.
+its GPU frees nothing for anyone) and then re-splits the batch of every job whose workers'
+speeds changed, co-runners included (LISS, "adaptively", same iteration); squeezing some
+workers of a job while swelling others is LISS alone.
 
 Readings where the paper is silent, each stated once here:
 
@@ -72,12 +73,16 @@ class _Coordinator:
         return [(j, w) for j in jobs for w in range(self.instance.jobs[j].world_size) if self.partners[(j, w)]]
 
     def lgrr(self, workers: Iterable[tuple[int, int]], delta: float) -> bool:
-        """Move each worker's share by ``delta`` within [0, 100]; LISS re-splits the moved jobs.
+        """Move each worker's share by ``delta`` within [0, 100]; LISS re-splits every job
+        whose workers' speeds changed: the moved jobs and their co-runners, whose speed
+        depends on the partner's share (section 4.2: LISS follows LGRR "adaptively" to remove
+        the stragglers LGRR creates, on whichever job they appear).
 
         A job whose workers would all stop (speed 0) keeps its old shares: a paused job
         never finishes, so no policy of section 5.2 can gain from it.
         """
         before = [list(s) for s in self.cal.shares]
+        old = self.cal.speeds(self.instance)
         moved: set[int] = set()
         for j, w in workers:
             new = self.cal.shares[j][w] + delta
@@ -88,7 +93,8 @@ class _Coordinator:
         for j in [j for j in moved if sum(v[j]) <= 0]:
             self.cal.shares[j] = before[j]
             moved.discard(j)
-        self.liss(moved)
+        v = self.cal.speeds(self.instance)
+        self.liss(j for j in range(len(v)) if j in moved or v[j] != old[j])
         return bool(moved)
 
     def liss(self, jobs: Iterable[int]) -> bool:
@@ -127,11 +133,14 @@ def coordinate(
     patience: int = 3,
     reading: str = "text",
     straggler_tol: float = 0.02,
+    subset: str = "max",
 ) -> Search:
     """Algorithm 1 from free competition (all shares 100 %, even batches).
 
     ``granularity`` (%) is the LGRR step of the search, the instance's by default; any
     multiple of the instance's keeps every share on its grid (Fig. 13 varies it).
+    ``reading`` is the sign convention of the job priorities and ``subset`` how a subset's
+    priority follows from its jobs' (``max`` or ``min``; :mod:`~packgap.heuristics.calibration.priority`).
     """
     step = instance.granularity if granularity is None else granularity
     if step <= 0 or abs(step / instance.granularity - round(step / instance.granularity)) > 1e-9:
@@ -140,7 +149,7 @@ def coordinate(
     others = [j for j in range(len(instance.jobs)) if j != c.big]
     prio = priorities(instance, c.cal.times(instance), reading)
     low, high = [c.big], others
-    if others and subset_priority(prio, high) < subset_priority(prio, low):
+    if others and subset_priority(prio, high, subset) < subset_priority(prio, low, subset):
         low, high = high, low
     steps: list[Step] = []
     if c.liss(high):

@@ -11,8 +11,15 @@ high for the job that deserves resources. The text's rules (DESIGN.md, "Slips"):
 
 ``reading="printed"`` gives the equations as printed, for comparison. Utilization_j is the
 model's solo GPU utilisation (the runtime monitor's number in GIMBAL; packgap has no
-monitor). A subset's priority is the highest priority among its jobs (Algorithm 1 line 3
-compares subsets and does not say how; the text's rules all hinge on the most urgent job).
+monitor).
+
+A subset's priority (Algorithm 1 line 3, section 5.2) is not defined when its jobs differ;
+the paper is silent. ``subset="max"`` (default) takes the highest priority among its jobs: the
+text's rules all hinge on the most urgent job. ``subset="min"`` takes the lowest: a subset is
+only as deserving as its least urgent job. On Table 3's JC7 and JC8, J_max ties at the max
+with a partner of equal utilisation, so subset1 = {J_max} is squeezed on every GPU and the
+partners never move; the min reading squeezes the partners instead (measured gaps to the grid
+optimum in README, "Calibration (GIMBAL)").
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from packgap.calibration import CalibrationInstance
 from packgap.errors import UnknownNameError
 
 READINGS = ("text", "printed")
+SUBSET_READINGS = ("max", "min")
 
 
 def priorities(instance: CalibrationInstance, times: Sequence[float], reading: str = "text") -> list[float]:
@@ -37,5 +45,9 @@ def priorities(instance: CalibrationInstance, times: Sequence[float], reading: s
     return [sign * r for r in times]
 
 
-def subset_priority(values: Sequence[float], subset: Iterable[int]) -> float:
-    return max(values[j] for j in subset)
+def subset_priority(values: Sequence[float], subset: Iterable[int], reading: str = "max") -> float:
+    """The priority of a subset of jobs: the max (or min) of its jobs' priorities."""
+    if reading not in SUBSET_READINGS:
+        raise UnknownNameError("subset priority reading", reading, list(SUBSET_READINGS))
+    pick = max if reading == "max" else min
+    return pick(values[j] for j in subset)

@@ -1,14 +1,20 @@
-"""``packgap figures``: rows computed once and stored, figures redrawn from them, and
-REPRODUCTION.md listing every paper-vs-ours value (issue 13)."""
+"""``packgap figures``: rows computed once and stored, keyed by parameters and source digest,
+figures redrawn from them, and REPRODUCTION.md listing every paper-vs-ours value with its
+computed agreement (issues 13, 19)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.figures import report_markdown, reproduce, reproductions
-from packgap.analysis.kit import PaperValue, Reproduction, no_tick
+import pytest
+
+from packgap.analysis import figures
+from packgap.analysis.figures import reproduce, reproductions
+from packgap.analysis.kit import Direction, PaperValue, Reproduction, no_tick
+from packgap.analysis.reproduction_md import RUN_MARKER, record_part, report_markdown
 from packgap.analysis.store import ResultStore
 
 CALLS: list[bool] = []
@@ -26,10 +32,18 @@ def _draw(rows: Sequence[Mapping[str, Any]], out: Path) -> list[Path]:
 
 
 def _compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
-    return [PaperValue("Table 9", "mean JCT", 2.0, rows[0]["y"], "s", "ours is larger")]
+    return [
+        PaperValue("Table 9", "mean JCT", 2.0, rows[0]["y"], "s", "ours is larger", Direction("<", 2.2)),
+        PaperValue("Table 9", "tail JCT", 1.5, rows[0]["x"], "s", "", Direction("<", "mean JCT")),
+        PaperValue("Table 9", "seconds per round", 1.0, rows[0]["y"], "s", measured=True),
+    ]
 
 
-FAKE = Reproduction("fake-table9", "CUCKOO", "Table 9", "a fake", _compute, _draw, _compare)
+def _size(quick: bool) -> dict[str, Any]:
+    return {"jobs": 10 if quick else 100, "seeds": 1}
+
+
+FAKE = Reproduction("fake-table9", "CUCKOO", "Table 9", "a fake", _compute, _draw, _compare, _size)
 
 
 def test_rows_are_computed_once_and_figures_redrawn(tmp_path: Path) -> None:
@@ -46,8 +60,40 @@ def test_rows_are_computed_once_and_figures_redrawn(tmp_path: Path) -> None:
     assert [d.reused for d in (*first, *again, *full, *forced)] == [False, True, False, False]
     assert again[0].rows == first[0].rows and (tmp_path / "fake.png").read_bytes() == b"\x89PNG2.5"
     text = report_markdown(first, quick=True)
-    assert "| CUCKOO | Table 9 | mean JCT s | 2 | 2.5 | 1.250 | ours is larger |" in text
+    assert "| mean JCT s | jobs 10, seeds 1 | 2 | 2.5 | 1.250 | < 2.2 | no | not run | ours is larger |" in text
+    assert "| tail JCT s | jobs 10, seeds 1 | 1.5 | 1 | 0.667 | < mean JCT | yes | not run |  |" in text
     assert "`fake.png`" in text
+    record, run = text.split(RUN_MARKER)
+    assert "seconds per round" not in record and "seconds per round" in run
+    assert "computed by this run" in run and "reused from the store" in report_markdown(again, quick=True)
+
+
+def test_a_code_change_invalidates_stored_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows are keyed by the source digest: the same code reuses them, other code recomputes."""
+    CALLS.clear()
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        reproduce([FAKE], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        reproduce([FAKE], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        monkeypatch.setattr(figures, "source_digest", lambda: "another version of the code")
+        changed = reproduce([FAKE], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        bigger = replace(FAKE, size=lambda quick: {"jobs": 11, "seeds": 1})
+        resized = reproduce([bigger], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+    finally:
+        store.close()
+    assert CALLS == [True, True, True]
+    assert not changed[0].reused and not resized[0].reused
+
+
+def test_the_record_is_the_same_bytes_whether_rows_are_computed_or_reused(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        first = reproduce([FAKE], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        again = reproduce([FAKE], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+    finally:
+        store.close()
+    one, two = report_markdown(first, quick=True), report_markdown(again, quick=True)
+    assert one != two and record_part(one) == record_part(two)
 
 
 def test_every_reproduction_is_named_once_with_a_paper_item() -> None:
@@ -55,3 +101,22 @@ def test_every_reproduction_is_named_once_with_a_paper_item() -> None:
     assert found, "no kit registers a reproduction"
     for name, r in found.items():
         assert name == r.name and r.paper and r.item and r.title
+
+
+def _by_size(quick: bool, tick: Any) -> list[dict[str, Any]]:
+    return [{"x": 1.0, "y": 2.0 if quick else 2.4}]
+
+
+def test_a_quick_report_says_where_the_paper_sized_run_goes_the_other_way(tmp_path: Path) -> None:
+    both = replace(FAKE, compute=_by_size)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        before = reproduce([both], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        reproduce([both], quick=False, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        after = reproduce([both], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+    finally:
+        store.close()
+    assert "| 2 | 2 | 1.000 | < 2.2 | yes | not run |" in report_markdown(before, quick=True)
+    text = report_markdown(after, quick=True)
+    assert "| 2 | 2 | 1.000 | < 2.2 | yes | no |" in text
+    assert "1 numbers run in a different direction at the two sizes:\n* fake-table9: mean JCT" in text

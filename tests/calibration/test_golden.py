@@ -15,8 +15,8 @@ from packgap.instances.calibration.jobsets import table3
 from packgap.solvers.outcome import SolveOptions
 
 GOLDEN = {
-    "gimbal": 6171.437443,
-    "gimbal-full": 6171.437443,
+    "gimbal": 6075.176958,
+    "gimbal-full": 6075.176958,
     "free-competition": 6573.612408,
     "liss-only": 6417.72299,
     "exact-grid": 5801.443155,

@@ -8,7 +8,7 @@ import pytest
 
 from packgap.calibration import workload as workload_module
 from packgap.errors import InstanceError, PackgapError
-from packgap.heuristics.calibration.online import VARIANTS, run_workload
+from packgap.heuristics.calibration.online import VARIANTS, Policy, run_workload
 from packgap.instances.calibration.workload import from_openb, from_philly, generate
 from packgap.instances.traces import traces_dir
 
@@ -38,6 +38,16 @@ def test_every_variant_finishes_every_job(base):
     assert results["baseline"]["unequal_sets"] == 0
     assert results["baseline"]["search_time_s"] == results["exact"]["search_time_s"] == 0
     assert results["gimbal"]["search_time_s"] > 0
+    assert results["aggressive"]["search_time_s"] == 0 and results["aggressive"]["calibrations"] > 0
+
+
+def test_aggressive_variant_packs_like_gimbal_and_keeps_free_competition():
+    """Issue 19.7c: ``aggressive`` isolates GIMBAL's packing policy from its calibration."""
+    w = generate(24, seed=5, rate=60.0, max_hours=0.5)
+    policies = {v: Policy(w, "lucid", v) for v in ("baseline", "aggressive", "gimbal")}
+    jobs = [j.id for j in w.jobs]
+    allowed = {v: {(a, b) for a in jobs for b in jobs if p.packable(a, b)} for v, p in policies.items()}
+    assert allowed["aggressive"] == allowed["gimbal"] > allowed["baseline"]
 
 
 def test_philly_builder_on_a_tiny_file(tmp_path):

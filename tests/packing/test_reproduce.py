@@ -60,8 +60,11 @@ def test_online_tables_on_a_small_workload(tmp_path: Path) -> None:
     assert {r["system"] for r in rows if r["kind"] == "run"} == set(rep.SYSTEMS)
     bound = next(r["mean_jct_s"] for r in rows if r["kind"] == "reference")
     assert all(r["mean_jct_s"] >= bound for r in rows if r["kind"] == "run")
-    values = REPRODUCTIONS["cuckoo-online"].compare(rows)
+    every = REPRODUCTIONS["cuckoo-online"].compare(rows)
+    values = [v for v in every if not v.measured]
     assert len(values) == 3 * sum(len(t) for t in rep.PAPER_ONLINE.values())
+    # Gaps to exact-ti's wall-clock-limited bound: one measured value per system.
+    assert len(every) - len(values) == len(rep.SYSTEMS)
     assert all(v.ours is not None and v.ours > 0 for v in values if "satisfaction" not in v.quantity)
     assert next(v for v in values if v.quantity == "CUCKOO Norm. JCT").ours == 1
     _drawn("cuckoo-online", rows, tmp_path)

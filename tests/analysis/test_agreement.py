@@ -1,0 +1,54 @@
+"""The ``agrees`` column of REPRODUCTION.md is computed from the numbers (issue 19.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from packgap.analysis.agreement import NO, NONE, YES, agrees, note, unexplained
+from packgap.analysis.kit import Direction, PaperValue, equal, side, versus
+from packgap.errors import PackgapError
+
+
+def _table(sjf: float, bsbf: float, note: str = "") -> list[PaperValue]:
+    values = [PaperValue("Table III", "sjf JCT", 1.25, sjf, "h", note), PaperValue("Table III", "bsbf JCT", 1.01, bsbf)]
+    return versus(values, "bsbf JCT")
+
+
+def test_a_direction_between_two_quantities_is_read_from_ours() -> None:
+    agree, disagree = _table(1.2, 1.0), _table(0.98, 1.10)
+    assert agree[0].direction == Direction(">", "bsbf JCT") and agree[1].direction is None
+    assert agrees(agree[0], agree) == YES and agrees(disagree[0], disagree) == NO
+    assert agrees(agree[1], agree) == NONE
+
+
+def test_a_disagreement_without_a_note_is_unexplained() -> None:
+    assert [v.quantity for v in unexplained(_table(0.98, 1.10))] == ["sjf JCT"]
+    assert unexplained(_table(0.98, 1.10, "measured cause: 240 jobs saturate nothing")) == []
+    assert unexplained(_table(1.2, 1.0)) == []
+
+
+def test_equality_and_sides() -> None:
+    exact = PaperValue("Table 4", "R_2", 363.0, 363.0, "ms", direction=equal())
+    near = PaperValue("Fig. 15", "ratio", 0.994, 0.98, "", direction=equal(0.01))
+    above = PaperValue("Fig. 8", "lucid", 1.28, 0.95, "x", direction=side(1.28, 1.0))
+    assert [agrees(v, [v]) for v in (exact, near, above)] == [YES, NO, NO]
+    assert above.direction is not None and above.direction.text == "> 1"
+
+
+def test_a_direction_the_papers_numbers_contradict_is_an_error() -> None:
+    values = [
+        PaperValue("Table III", "sjf JCT", 1.25, 1.0, "h", direction=Direction("<", "bsbf JCT")),
+        PaperValue("Table III", "bsbf JCT", 1.01, 1.2),
+    ]
+    with pytest.raises(PackgapError, match="paper's own numbers"):
+        agrees(values[0], values)
+    with pytest.raises(PackgapError, match="'<' and '>' need"):
+        Direction("<")
+
+
+def test_a_declared_cause_shows_only_where_ours_disagrees() -> None:
+    cause = "measured: the queue is empty at this load"
+    wrong = PaperValue("Fig. 6a", "sjf", 1.2, 0.9, "h", "", Direction("<", 1.0 - 0.5), cause=cause)
+    right = PaperValue("Fig. 6a", "sjf", 1.2, 0.4, "h", "", Direction("<", 0.5), cause=cause)
+    assert note(wrong, [wrong]) == cause and note(right, [right]) == ""
+    assert unexplained([wrong]) == []
