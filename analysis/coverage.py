@@ -100,7 +100,7 @@ COVERAGE: dict[str, tuple[tuple[str, str], ...]] = {
         ("Fig. 3", TESTBED + " (throughput of co-located pairs: the interference ratios xi)"),
         ("Fig. 4", NOT_YET.format("pollux") + " (JCT CDF and queuing per model of the `sjf-bsbf-table2` runs)"),
         ("Table II", _by("sjf-bsbf-table2")),
-        ("Table III", _by("sjf-bsbf-table3", "sjf-bsbf-pollux-load")),
+        ("Table III", _by("sjf-bsbf-table3", "sjf-bsbf-pollux-load", "sjf-bsbf-crossover")),
         ("Table IV", _by("sjf-bsbf-table4", "sjf-bsbf-pollux-load")),
         ("Fig. 5", NOT_YET.format("pollux") + " (JCT CDF and queuing per model of the `sjf-bsbf-table3` runs)"),
         ("Fig. 6a", _by("sjf-bsbf-fig6a", "sjf-bsbf-pollux-load")),
