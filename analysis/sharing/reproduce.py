@@ -188,7 +188,7 @@ REPRODUCTIONS = (
         "Table III",
         "Large/small JCT and queuing, 240 jobs",
         _load(240),
-        figures.draw_table("Table III"),
+        figures.draw_table("Table III", TABLE3),
         _compare_table("Table III", TABLE3),
     ),
     Reproduction(
@@ -197,7 +197,7 @@ REPRODUCTIONS = (
         "Table IV",
         "Large/small JCT and queuing, 480 jobs",
         _load(480),
-        figures.draw_table("Table IV"),
+        figures.draw_table("Table IV", TABLE4),
         _compare_table("Table IV", TABLE4),
     ),
     Reproduction(
