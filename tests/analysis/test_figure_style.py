@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from packgap.analysis import plotting
 from packgap.analysis.figures import reproductions
 from packgap.analysis.plotting import (
     COLORS,
@@ -40,7 +41,8 @@ def test_every_reproduction_has_stored_rows() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
-def test_figure_reads_well(name: str, tmp_path: Path) -> None:
+def test_figure_reads_well(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plotting, "DPI", 40)  # layout is in inches: the checks hold at any resolution
     with warnings.catch_warnings():
         warnings.simplefilter("error", FigureWarning)
         paths = reproductions()[name].draw(ROWS[name], tmp_path)
