@@ -164,12 +164,13 @@ def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
         np.mean([max(r["mean_jct_s"] for r in rows if r["kind"] == "reference" and r["seed"] == s) for s in seeds])
         / 3600
     )
-    axes[2].axhspan(0, best, color="#DDDDDD", label="below the best proven bound")
+    span = axes[2].axhspan(0, best, color="#DDDDDD", zorder=0.5, label="below the best proven bound (no schedule)")
     axes[2].set(ylabel="mean JCT (h)")
     for ax in axes:
         ax.set_xticks(xs, ONLINE_ORDER, rotation=45, ha="right", fontsize=8)
         ax.set_xlabel("system")
-        legend(ax, outside=True)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend([*handles, span], [*labels, span.get_label()], loc="outside lower center", ncols=3, fontsize=8)
     jobs = runs[0]["jobs"]
     fig.suptitle(f"CUCKOO Tables 9-14: online, {jobs} jobs of the section 4.1 workload (Table 7 cluster, 60 s rounds)")
     return save_figure(fig, out_dir, "cuckoo_online")
@@ -235,22 +236,15 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
                     for (b, m, f, v), d in ratios.items()
                     if (b, m) == (base, mode) and f in ("base", "jobs")
                 )
-                ys = [np.mean(d) for _, d in cells]
-                ax.errorbar(
-                    [n for n, _ in cells],
-                    ys,
-                    yerr=[np.std(d) for _, d in cells],
-                    marker="o",
-                    capsize=2,
-                    label=f"{base}, {mode}",
-                )
+                ys, spread = seed_bars([d for _, d in cells])
+                ax.errorbar([n for n, _ in cells], ys, yerr=spread, marker="o", capsize=2, label=f"{base}, {mode}")
                 continue
             data = [ratios.get((base, mode, "base", "-"), [])] + [
                 ratios.get((base, mode, factor, v), []) for v in values
             ]
             xs = np.arange(len(data)) + (k - 1.5) * 0.2
-            means = [np.mean(d) if d else np.nan for d in data]
-            ax.bar(xs, means, 0.2, yerr=[np.std(d) if d else 0 for d in data], capsize=2, label=f"{base}, {mode}")
+            means, spread = seed_bars([d or [np.nan] for d in data])
+            ax.bar(xs, means, 0.2, yerr=spread, capsize=2, label=f"{base}, {mode}")
         if factor == "jobs":
             sizes = sorted({n for (b, f, _), n in jobs.items() if f in ("base", "jobs")})
             log_axis(ax, sizes)
@@ -259,16 +253,15 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
         else:
             labels = ["base", *(str(v) for v in values)]
             ax.set_xticks(range(len(labels)), labels, fontsize=7, rotation=20)
-            ax.set_xlabel(f"{factor_name(factor)}: value")
+            ax.set_xlabel("value (base: the base workload's)")
         ax.axhline(1.0, color=BLACK, lw=0.8)
         ax.axhline(1.79, color=BLACK, ls="--", lw=0.8)
         ax.set(title=factor_name(factor), ylabel="None / DAB mean JCT (-)")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
     for ax in axes[len(factors) :]:
         ax.set_visible(False)
-    fig.suptitle(
-        "CUCKOO Table 12 (issue 13): one factor at a time; > 1 reproduces the paper's direction (dashed: paper's 1.79)"
-    )
+    seeds = seeds_note(min(len(d) for d in ratios.values()))
+    fig.suptitle(f"CUCKOO Table 12: one factor at a time; > 1: the paper's direction (dashed: its 1.79); {seeds}")
     return save_figure(fig, out_dir, "cuckoo_direction_factors")
 
 
