@@ -160,8 +160,8 @@ def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
 
 
 def _data(ax: Any) -> tuple[list[tuple[Any, bool]], list[tuple[float, float]]]:
-    """The display paths (with whether each is filled) and points of ``ax``'s data artists;
-    reference lines and spans, drawn in axes coordinates, are not data."""
+    """The display paths (with whether each is filled) and points of ``ax``'s data artists,
+    images and annotations; reference lines and spans, drawn in axes coordinates, are not data."""
     import numpy as np
     from matplotlib.collections import Collection, LineCollection
     from matplotlib.lines import Line2D
@@ -190,8 +190,8 @@ def _data(ax: Any) -> tuple[list[tuple[Any, bool]], list[tuple[float, float]]]:
             elif transform.contains_branch(data):
                 filled = not isinstance(artist, LineCollection)
                 paths += [(transform.transform_path(p), filled) for p in artist.get_paths()]
-    for image in ax.images:
-        box = image.get_window_extent()
+    for artist in (*ax.images, *(t for t in ax.texts if t.get_visible() and t.get_text())):
+        box = artist.get_window_extent()
         corners = [(box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1), (box.x0, box.y1)]
         paths.append((DisplayPath(corners), True))
     return paths, points

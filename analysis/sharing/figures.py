@@ -56,7 +56,7 @@ def _bars(ax: Any, rows: Sequence[Mapping[str, Any]], metric: str, scale: float,
 def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     from packgap.analysis.sharing.reproduce import TABLE2
 
-    fig, (left, right) = _figure(11, 4, 2)
+    fig, (left, right) = _figure(12, 4.2, 2)
     colors = [color(p) for p in POLICIES]
     _bars(left, rows, "makespan_s", 1.0, color=colors, label=f"ours ({seeds_note(len(rows))})")
     _bars(right, rows, "avg_jct_s", 1.0, color=colors, label="ours")
@@ -68,7 +68,7 @@ def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     if milp:
         right.axhline(sum(milp) / len(milp), color=BLACK, ls="--", label="MILP bound")
     for ax, label in ((left, "makespan (s)"), (right, "average JCT (s)")):
-        ax.set_xticks(list(xs), [NAMES[p] for p in POLICIES])
+        ax.set_xticks(list(xs), [NAMES[p] for p in POLICIES], rotation=20)
         ax.set(xlabel="policy", ylabel=label)
         legend(ax, outside=True)
     fig.suptitle("SJF-BSBF Table II: testbed-like workload (30 jobs, 16 GPUs)")
@@ -100,7 +100,11 @@ def draw_table(item: str, paper: Paper) -> Callable[[Sequence[Mapping[str, Any]]
 
 
 def _lines(rows: Sequence[Mapping[str, Any]], key: str, policies: Sequence[str], ax: Any) -> None:
+    """Average JCT per policy against ``key`` and the bound; the seed count in the title."""
     xs = sorted({r[key] for r in rows})
+    ax.set_xticks(xs)
+    seeds = min(sum(r[key] == x for r in rows) for x in xs)
+    ax.set_title(f"{ax.get_title()} ({seeds_note(seeds)})")
     for p in policies:
         values = [[v / HOUR for v in _values([r for r in rows if r[key] == x], p, "avg_jct_s")] for x in xs]
         means, spread = seed_bars(values)
@@ -118,8 +122,8 @@ def draw_load(xlabel: str, title: str, stem: str) -> Callable[[Sequence[Mapping[
         if not rows:
             return []
         fig, (ax,) = _figure(8.0)
-        _lines(rows, "load", POLICIES, ax)
         ax.set(xlabel=xlabel, ylabel="average JCT (h)", title=title)
+        _lines(rows, "load", POLICIES, ax)
         legend(ax, outside=True)
         return save_figure(fig, out_dir, stem)
 
@@ -131,8 +135,8 @@ draw_fig6a = draw_load("workload (x 240 jobs in 8 h)", "SJF-BSBF Fig. 6a: varyin
 
 def draw_fig6b(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig, (ax,) = _figure(8.0)
-    _lines(rows, "xi", ("sjf-ffs", "sjf-bsbf"), ax)
     ax.set(xlabel="injected interference ratio xi (-)", ylabel="average JCT (h)")
     ax.set_title("SJF-BSBF Fig. 6b: varying the interference ratio")
+    _lines(rows, "xi", ("sjf-ffs", "sjf-bsbf"), ax)
     legend(ax, outside=True)
     return save_figure(fig, out_dir, "sjf_bsbf_fig6b")
