@@ -110,12 +110,15 @@ def figure_legend(fig: Any, ax: Any, columns: int = 4) -> Any:
     return fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=columns, fontsize=8)
 
 
-def log_axis(ax: Any, values: Sequence[float] | None = None, axis: str = "x") -> None:
-    """A log axis labelled with real values: ticks at ``values`` (64, 256, 1024), or matplotlib's
-    decades written as plain numbers (0.01, 1, 100) when ``values`` is None."""
+def log_axis(
+    ax: Any, values: Sequence[float] | None = None, axis: str = "x", scale: str = "log", **options: Any
+) -> None:
+    """A log (or ``symlog``, with its ``options``) axis labelled with real values: ticks at
+    ``values`` (64, 256, 1024), or matplotlib's decades written as plain numbers (0.01, 1, 100)
+    when ``values`` is None."""
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
-    getattr(ax, f"set_{axis}scale")("log")
+    getattr(ax, f"set_{axis}scale")(scale, **options)
     which = getattr(ax, f"{axis}axis")
     if values is None:
         which.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
@@ -238,6 +241,6 @@ def problems(fig: Any) -> list[str]:
                 found.append(f"{name} axis of {ax.get_title()!r} has no label")
             words = [label, *ticks]
             found += [f"variable name on the {name} axis: {w!r}" for w in words if VARIABLE.search(w)]
-            if axis.get_scale() == "log" and any("^" in t for t in ticks):
+            if axis.get_scale() in ("log", "symlog") and any("^" in t for t in ticks):
                 found.append(f"log {name} axis of {ax.get_title()!r} ticked in powers of ten")
     return found

@@ -205,7 +205,7 @@ def _draw_queue(summary: Rows, out_dir: Path) -> list[Path]:
         ax.scatter([s["queue"] for s in mine], ys, marker=marker, alpha=0.75, label=f"{base} base, {mode}")
     ax.axhline(1.0, color=BLACK, lw=0.8)
     ax.axhline(1.79, color=BLACK, ls="--", lw=0.8, label="paper: None 1.79x DAB")
-    ax.set_xscale("symlog", linthresh=1.0)
+    log_axis(ax, axis="x", scale="symlog", linthresh=1.0)
     ax.set_xlim(left=0.0)
     ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
     ax.set(

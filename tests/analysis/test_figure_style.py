@@ -101,6 +101,12 @@ def test_log_axes_show_the_values() -> None:
     log_axis(ax, [64, 256, 1024])
     fig.canvas.draw()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["64", "256", "1024"] and not problems(fig)
+    ax.set_yscale("symlog", linthresh=1.0)
+    fig.canvas.draw()
+    assert any("log y axis" in p for p in problems(fig))
+    log_axis(ax, axis="y", scale="symlog", linthresh=1.0)
+    fig.canvas.draw()
+    assert not problems(fig)
 
 
 def test_one_colour_per_name_from_the_palette() -> None:
