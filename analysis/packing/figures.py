@@ -10,12 +10,43 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import (
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    RED,
+    color,
+    legend,
+    log_axis,
+    new_figure,
+    panels,
+    paper_marker,
+    save_figure,
+    seed_bars,
+    seeds_note,
+)
 
 Rows = Sequence[Mapping[str, Any]]
 #: Systems in the order the figures show them.
 ONLINE_ORDER = ("CUCKOO", "Muri-P", "Blossom", "None", "FIFO", "EDF", "CUCKOO-Homo", "Muri-Hetero", "Muri")
-DIRECTION_COLORS = {"helps": "tab:green", "tie": "0.8", "hurts": "tab:red"}
+DIRECTION_COLORS = {"helps": GREEN, "tie": "#DDDDDD", "hurts": RED}
+#: Readable names of the factors varied by the direction study (``direction.py`` keys).
+FACTOR_NAMES = {
+    "jobs": "jobs",
+    "duration_median_s": "median duration (s)",
+    "arrival_scale": "arrival interval scale (x)",
+    "gpu_mix": "GPU mix",
+    "models": "models",
+    "demands": "GPU demands",
+    "interference": "interference (x)",
+    "ground_truth": "ground-truth estimator",
+}
+
+
+def factor_name(factor: str) -> str:
+    return FACTOR_NAMES.get(factor, factor.replace("_", " "))
 
 
 def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
@@ -23,38 +54,36 @@ def draw_table4(rows: Rows, out_dir: Path) -> list[Path]:
     iteration times of AM, Muri-P and the two jobs run one after the other."""
     from packgap.analysis.packing.reproduce import iteration
 
-    fig = new_figure(11.0, 4.0)
-    timeline, bars = fig.subplots(1, 2, width_ratios=(2.2, 1))
+    fig = new_figure(12.0, 4.2)
+    timeline, bars = panels(fig, 1, 2, width_ratios=(2.2, 1))
     start = 0.0
     lanes = {"BERT (j1) GPU": 3, "BERT (j1) network": 2, "ResNet (j0) GPU": 1, "ResNet (j0) network": 0}
     for r in (r for r in rows if r["kind"] == "slot"):
         first = r["i"] == 2
         for job, lane in (("1", 3), ("0", 1)):
-            legend = first and job == "1"
+            first_job = first and job == "1"
             forward, backward = r[f"f{job}"], r[f"b{job}"]
-            timeline.barh(lane, forward, left=start, color="tab:blue", label="forward" if legend else None)
-            timeline.barh(
-                lane, backward, left=start + forward, color="tab:orange", label="backward" if legend else None
-            )
-            timeline.barh(
-                lane - 1, r[f"c{job}"], left=start, color="tab:green", label="communication" if legend else None
-            )
+            timeline.barh(lane, forward, left=start, color=BLUE, label="forward" if first_job else None)
+            timeline.barh(lane, backward, left=start + forward, color=ORANGE, label="backward" if first_job else None)
+            timeline.barh(lane - 1, r[f"c{job}"], left=start, color=GREEN, label="communication" if first_job else None)
         timeline.axvline(start, color="0.5", lw=0.6, ls=":")
         timeline.text(start + r["R"] / 2, 3.55 + 0.25 * (r["i"] % 2), f"R{r['i']}={r['R']:g}", ha="center", fontsize=7)
         start += r["R"]
     timeline.set_yticks(list(lanes.values()), list(lanes))
     timeline.set(xlabel="time (ms)", ylim=(-0.6, 4.1), title="AM slots, lambda = 2 (Table 4, Fig. 6)")
-    timeline.legend(fontsize=7, loc="lower left")
+    timeline.set_ylabel("job and resource")
+    legend(timeline, outside=True)
     cases = {
         "AM, BERT first": iteration(rows, "AM", "BERT first"),
         "AM, ResNet first": iteration(rows, "AM", "ResNet first"),
         "Muri-P, best order": iteration(rows, "Muri-P", "best order"),
         "AM, one after the other": iteration(rows, "AM", "ResNet alone") + iteration(rows, "AM", "BERT alone"),
     }
-    bars.barh(list(cases), list(cases.values()), color=["tab:blue", "tab:blue", "tab:purple", "0.6"], label="ours")
-    bars.plot([543.0], ["AM, BERT first"], "kx", ms=9, label="paper (543 ms)")
+    bars.barh(list(cases), list(cases.values()), color=[RED, RED, color("muri-p"), GREY], label="ours")
+    paper_marker(bars, [543.0], ["AM, BERT first"], label="paper (543 ms)")
     bars.set(xlabel="one iteration of both jobs (ms)", title="Iteration time")
-    bars.legend(fontsize=7)
+    bars.set_ylabel("estimator and job order")
+    legend(bars, outside=True)
     fig.suptitle("CUCKOO Table 4: interleaving ResNet and BERT of Table 3")
     return save_figure(fig, out_dir, "cuckoo_table4")
 
@@ -75,7 +104,7 @@ def draw_table6(rows: Rows, out_dir: Path) -> list[Path]:
         ax.plot(
             [0, 1],
             [y0, y1],
-            color="tab:red" if bold else "0.6",
+            color=RED if bold else GREY,
             lw=3 if bold else 1,
             label="MCHP's matching" if bold and r["group"] == groups[0] else None,
         )
@@ -95,7 +124,7 @@ def draw_table6(rows: Rows, out_dir: Path) -> list[Path]:
     ax.set(
         xlim=(-0.45, 1.5), xticks=[], yticks=[], title="CUCKOO Table 6 / Fig. 7: MCHP edge weights C1 + C2 (eq. 13-14)"
     )
-    ax.legend(fontsize=8, loc="lower center")
+    legend(ax)
     return save_figure(fig, out_dir, "cuckoo_table6")
 
 
@@ -116,44 +145,32 @@ def draw_online(rows: Rows, out_dir: Path) -> list[Path]:
         mine = {r["seed"]: r[metric] for r in runs if r["system"] == system}
         return np.array([mine[s] / (cuckoo[s][metric] if norm else 1.0) for s in seeds])
 
-    fig = new_figure(15.0, 4.2)
-    axes = fig.subplots(1, 3)
+    fig = new_figure(15.0, 4.6)
+    axes = panels(fig, 1, 3)
     xs = np.arange(len(ONLINE_ORDER))
-    panels = (
+    shown = (
         ("mean_jct_s", True, 0, "Norm. JCT (CUCKOO = 1)"),
         ("deadline_satisfaction", False, 1, "deadline satisfaction (-)"),
     )
-    for (metric, norm, k, label), ax in zip(panels, axes[:2], strict=True):
-        values = [per_seed(s, metric, norm) for s in ONLINE_ORDER]
-        ax.bar(
-            xs,
-            [v.mean() for v in values],
-            yerr=[v.std() for v in values],
-            color="tab:blue",
-            capsize=3,
-            label=f"ours ({len(seeds)} seed(s))",
-        )
-        ax.plot(xs, [paper[s][k] for s in ONLINE_ORDER], "kx", ms=8, label="paper")
+    for (metric, norm, k, label), ax in zip(shown, axes[:2], strict=True):
+        means, spread = seed_bars([list(per_seed(s, metric, norm)) for s in ONLINE_ORDER])
+        colours = [color(s) for s in ONLINE_ORDER]
+        ax.bar(xs, means, yerr=spread, color=colours, capsize=3, label=f"ours ({seeds_note(len(seeds))})")
+        paper_marker(ax, xs, [paper[s][k] for s in ONLINE_ORDER])
         ax.set(ylabel=label)
-    jct = [per_seed(s, "mean_jct_s") for s in ONLINE_ORDER]
-    axes[2].bar(
-        xs,
-        [v.mean() / 3600 for v in jct],
-        yerr=[v.std() / 3600 for v in jct],
-        color="tab:orange",
-        capsize=3,
-        label="ours",
-    )
+    means, spread = seed_bars([[v / 3600 for v in per_seed(s, "mean_jct_s")] for s in ONLINE_ORDER])
+    axes[2].bar(xs, means, yerr=spread, color=[color(s) for s in ONLINE_ORDER], capsize=3, label="ours")
     best = (
         np.mean([max(r["mean_jct_s"] for r in rows if r["kind"] == "reference" and r["seed"] == s) for s in seeds])
         / 3600
     )
-    axes[2].axhspan(0, best, color="0.85", label="below the best proven bound")
+    span = axes[2].axhspan(0, best, color="#DDDDDD", zorder=0.5, label="below the best proven bound (no schedule)")
     axes[2].set(ylabel="mean JCT (h)")
     for ax in axes:
         ax.set_xticks(xs, ONLINE_ORDER, rotation=45, ha="right", fontsize=8)
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.set_xlabel("system")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend([*handles, span], [*labels, span.get_label()], loc="outside lower center", ncols=3, fontsize=8)
     jobs = runs[0]["jobs"]
     fig.suptitle(f"CUCKOO Tables 9-14: online, {jobs} jobs of the section 4.1 workload (Table 7 cluster, 60 s rounds)")
     return save_figure(fig, out_dir, "cuckoo_online")
@@ -179,24 +196,23 @@ def _draw_queue(summary: Rows, out_dir: Path) -> list[Path]:
     only pay where jobs queue."""
     from matplotlib.ticker import FormatStrFormatter
 
-    fig = new_figure(6.4, 4.0)
-    ax = fig.subplots()
+    fig = new_figure(8.0, 4.0)
+    (ax,) = panels(fig)
     markers = {("issue", "offline"): "o", ("issue", "online"): "s", ("paper", "offline"): "^", ("paper", "online"): "D"}
     for (base, mode), marker in markers.items():
         mine = [s for s in summary if (s["base"], s["mode"]) == (base, mode)]
         ys = [s["none_over_dab"] for s in mine]
         ax.scatter([s["queue"] for s in mine], ys, marker=marker, alpha=0.75, label=f"{base} base, {mode}")
-    ax.axhline(1.0, color="k", lw=0.8)
-    ax.axhline(1.79, color="k", ls="--", lw=0.8, label="paper: None 1.79x DAB")
-    ax.set_xscale("symlog", linthresh=1.0)
+    ax.axhline(1.0, color=BLACK, lw=0.8)
+    ax.axhline(1.79, color=BLACK, ls="--", lw=0.8, label="paper: None 1.79x DAB")
+    log_axis(ax, axis="x", scale="symlog", linthresh=1.0)
     ax.set_xlim(left=0.0)
     ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
     ax.set(
         xlabel="jobs waiting without packing (online time mean, -)", ylabel="None / DAB mean JCT (>1: packing helps)"
     )
     ax.set_title("CUCKOO Table 12 direction vs queue length (every setting)", fontsize=10)
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7)
+    legend(ax, outside=True)
     return save_figure(fig, out_dir, "cuckoo_direction_queue")
 
 
@@ -208,8 +224,8 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
     ratios = _ratios(rows)
     jobs = {(r["base"], r["factor"], r["value"]): r["jobs"] for r in rows if r["kind"] == "sweep"}
     factors = list(dict.fromkeys(cell[2] for cell in ratios if cell[2] != "base"))
-    fig = new_figure(16.0, 7.0)
-    axes = fig.subplots(2, (len(factors) + 1) // 2).ravel()
+    fig = new_figure(16.0, 7.5)
+    axes = panels(fig, 2, (len(factors) + 1) // 2)
     series = (("issue", "offline"), ("issue", "online"), ("paper", "offline"), ("paper", "online"))
     for ax, factor in zip(axes, factors, strict=False):
         values = list(dict.fromkeys(cell[3] for cell in ratios if cell[2] == factor))
@@ -220,40 +236,32 @@ def _draw_factors(rows: Rows, out_dir: Path) -> list[Path]:
                     for (b, m, f, v), d in ratios.items()
                     if (b, m) == (base, mode) and f in ("base", "jobs")
                 )
-                ys = [np.mean(d) for _, d in cells]
-                ax.errorbar(
-                    [n for n, _ in cells],
-                    ys,
-                    yerr=[np.std(d) for _, d in cells],
-                    marker="o",
-                    capsize=2,
-                    label=f"{base}, {mode}",
-                )
+                ys, spread = seed_bars([d for _, d in cells])
+                ax.errorbar([n for n, _ in cells], ys, yerr=spread, marker="o", capsize=2, label=f"{base}, {mode}")
                 continue
             data = [ratios.get((base, mode, "base", "-"), [])] + [
                 ratios.get((base, mode, factor, v), []) for v in values
             ]
             xs = np.arange(len(data)) + (k - 1.5) * 0.2
-            means = [np.mean(d) if d else np.nan for d in data]
-            ax.bar(xs, means, 0.2, yerr=[np.std(d) if d else 0 for d in data], capsize=2, label=f"{base}, {mode}")
+            means, spread = seed_bars([d or [np.nan] for d in data])
+            ax.bar(xs, means, 0.2, yerr=spread, capsize=2, label=f"{base}, {mode}")
         if factor == "jobs":
             sizes = sorted({n for (b, f, _), n in jobs.items() if f in ("base", "jobs")})
-            ax.set(xscale="log", xlabel="jobs (-)")
-            ax.set_xticks(sizes, [str(n) for n in sizes], fontsize=7)
-            ax.minorticks_off()
+            log_axis(ax, sizes)
+            ax.set(xlabel="jobs (-)")
+            ax.tick_params(axis="x", labelsize=7)
         else:
             labels = ["base", *(str(v) for v in values)]
             ax.set_xticks(range(len(labels)), labels, fontsize=7, rotation=20)
-        ax.axhline(1.0, color="k", lw=0.8)
-        ax.axhline(1.79, color="k", ls="--", lw=0.8)
-        ax.set(title=factor, ylabel="None / DAB mean JCT (-)")
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].legend(fontsize=7)
+            ax.set_xlabel("value (base: the base workload's)")
+        ax.axhline(1.0, color=BLACK, lw=0.8)
+        ax.axhline(1.79, color=BLACK, ls="--", lw=0.8)
+        ax.set(title=factor_name(factor), ylabel="None / DAB mean JCT (-)")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
     for ax in axes[len(factors) :]:
         ax.set_visible(False)
-    fig.suptitle(
-        "CUCKOO Table 12 (issue 13): one factor at a time; > 1 reproduces the paper's direction (dashed: paper's 1.79)"
-    )
+    seeds = seeds_note(min(len(d) for d in ratios.values()))
+    fig.suptitle(f"CUCKOO Table 12: one factor at a time; > 1: the paper's direction (dashed: its 1.79); {seeds}")
     return save_figure(fig, out_dir, "cuckoo_direction_factors")
 
 
@@ -261,10 +269,10 @@ def _draw_objectives(summary: Rows, out_dir: Path) -> list[Path]:
     import numpy as np
     from matplotlib.colors import ListedColormap
 
-    panels = (("issue", "offline"), ("paper", "online"))
+    shown = (("issue", "offline"), ("paper", "online"))
     fig = new_figure(13.0, 7.5)
     codes = {"hurts": 0, "tie": 1, "helps": 2}
-    for ax, (base, mode) in zip(fig.subplots(1, 2), panels, strict=True):
+    for ax, (base, mode) in zip(panels(fig, 1, 2), shown, strict=True):
         mine = [s for s in summary if (s["base"], s["mode"]) == (base, mode)]
         if not mine:
             continue
@@ -272,8 +280,10 @@ def _draw_objectives(summary: Rows, out_dir: Path) -> list[Path]:
         grid = np.array([[codes[s["direction"][n]] for n in names] for s in mine])
         ax.imshow(grid, cmap=ListedColormap([DIRECTION_COLORS[k] for k in codes]), vmin=0, vmax=2, aspect="auto")
         ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
-        ax.set_yticks(range(len(mine)), [f"{s['factor']}={s['value']}" for s in mine], fontsize=7)
+        ax.set_yticks(range(len(mine)), [f"{factor_name(s['factor'])} = {s['value']}" for s in mine], fontsize=7)
         ax.set(xlabel="objective scored (eq. 10: alpha per s of mean JCT, beta = 1)", title=f"{base} base, {mode}")
+        ax.set_ylabel("setting varied (factor = value)")
+        ax.grid(False)
     fig.suptitle("CUCKOO Table 12 direction by objective: green packing helps, red hurts, grey within 1 %")
     return save_figure(fig, out_dir, "cuckoo_direction_objectives")
 
@@ -282,16 +292,16 @@ def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
     muri = [r for r in rows if r["kind"] == "muri" and r["traces"]]
     if not muri:
         return []
-    fig = new_figure(8.0, 5.0)
-    ax = fig.subplots()
+    fig = new_figure(9.0, 5.0)
+    (ax,) = panels(fig)
     labels = [f"{r['scenario']}: {r['method']}" for r in muri]
     ys = range(len(muri))
-    ax.barh(ys, [r["late_jobs"] for r in muri], color="tab:red", alpha=0.4, label="late jobs")
-    ax.barh(ys, [r["doomed"] for r in muri], color="tab:red", label="doomed at arrival (no preemption)")
+    ax.barh(ys, [r["late_jobs"] for r in muri], color=RED, alpha=0.4, label="late jobs")
+    ax.barh(ys, [r["doomed"] for r in muri], color=RED, label="doomed at arrival (no preemption)")
     ax.set_yticks(list(ys), labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set(xlabel="jobs (-)", title="Muri trace, 40 jobs on V100:32, seed 1: late jobs and their cause")
-    ax.legend(fontsize=8)
+    ax.set(xlabel="jobs (-)", ylabel="scenario: method", title="Muri trace, 40 jobs on V100:32, seed 1")
+    legend(ax, outside=True)
     return save_figure(fig, out_dir, "cuckoo_muri_late")
 
 

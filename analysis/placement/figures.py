@@ -11,7 +11,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import (
+    BLACK,
+    VISIBLE,
+    color,
+    figure_legend,
+    legend,
+    log_axis,
+    new_figure,
+    panels,
+    paper_marker,
+    save_figure,
+)
 from packgap.result import certified_gap, primal_gap
 
 #: Tiresias' placement (section IV-A1), the paper's reference in Fig. 11 and 13.
@@ -56,17 +67,17 @@ def certified(rows: Sequence[Mapping[str, Any]]) -> list[float]:
 
 def _figure(width: float, height: float, columns: int, rows: int = 1) -> tuple[Any, Any]:
     fig = new_figure(width, height)
-    return fig, fig.subplots(rows, columns, squeeze=False).ravel()
+    return fig, panels(fig, rows, columns)
 
 
 def _present(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if "missing" not in r]
 
 
-def _panels(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[Any, list[tuple[Any, Any]]]:
-    """A figure with one 6.4 x 4 in panel per value of ``key``: (figure, [(axes, value)])."""
+def _panels(rows: Sequence[Mapping[str, Any]], key: str, height: float = 4.0) -> tuple[Any, list[tuple[Any, Any]]]:
+    """A figure with one 6.4 in wide panel per value of ``key``: (figure, [(axes, value)])."""
     values = list(dict.fromkeys(r[key] for r in rows))
-    fig, axes = _figure(6.4 * len(values), 4.0, len(values))
+    fig, axes = _figure(max(6.4 * len(values), 9.0), height, len(values))
     return fig, list(zip(axes, values, strict=True))
 
 
@@ -74,7 +85,7 @@ def draw_fig11(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     rows = _present(rows)
     if not rows:
         return []
-    fig, panels = _panels(rows, "readings")
+    fig, panels = _panels(rows, "readings", 4.8)
     width = 0.8 / len(LABELS)
     for ax, reading in panels:
         workloads = sorted({r["workload"] for r in rows})
@@ -82,15 +93,15 @@ def draw_fig11(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
             values = ratios(rows, policy, "mean_jct_s", readings=reading)
             heights = [values[w] for w in workloads] + [geomean(values.values())]
             xs = [i + (k - (len(LABELS) - 1) / 2) * width for i in range(len(heights))]
-            ax.bar(xs, heights, width, label=LABELS[policy], color=f"C{k}")
+            ax.bar(xs, heights, width, label=LABELS[policy], color=color(policy))
             if policy in PAPER_RATIO:
                 label = "paper geomean" if policy == "pal" else None
-                ax.scatter([xs[-1]], [PAPER_RATIO[policy]], marker="_", s=300, color="black", zorder=3, label=label)
+                paper_marker(ax, [xs[-1]], [PAPER_RATIO[policy]], label=label)
         ax.set_xticks(range(len(workloads) + 1), [*map(str, workloads), "geomean"])
         ax.set(xlabel="Sia-Philly workload", ylabel="average JCT / Tiresias' (x)", title=f"{reading} readings")
-        ax.axhline(1.0, color="black", lw=0.6)
-    fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=8)
-    fig.suptitle("PAL Fig. 11: average JCT normalised to Tiresias (64 GPUs, FIFO, L_across 1.7)")
+        ax.axhline(1.0, color=BLACK, lw=0.6)
+    figure_legend(fig, panels[0][0], columns=4)
+    fig.suptitle("PAL Fig. 11: average JCT normalised to Tiresias (64 GPUs, FIFO, $L_\\mathrm{across}$ 1.7)")
     return save_figure(fig, out_dir, "pal_fig11")
 
 
@@ -101,18 +112,19 @@ def draw_fig13(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig, panels = _panels(rows, "readings")
     penalties = sorted({r["l_across"] for r in rows})
     for ax, reading in panels:
-        for k, policy in enumerate(LABELS):
+        for policy in LABELS:
             geo = [
                 geomean(ratios(rows, policy, "mean_jct_s", l_across=p, readings=reading).values()) for p in penalties
             ]
-            ax.plot(penalties, geo, "o-", color=f"C{k}", label=LABELS[policy])
+            ax.plot(penalties, geo, "o-", color=color(policy), label=LABELS[policy])
             if policy in PAPER_FIG13_RATIO and reading == "paper":
                 xs, ys = zip(*PAPER_FIG13_RATIO[policy], strict=True)
                 size = 260 if policy == "pal" else 110  # both are 0.70 at L_across 1.0: PAL's star rings PM-First's
-                ax.scatter(xs, ys, marker="*", s=size, color=f"C{k}", edgecolor="black", zorder=3)
-        ax.set(xlabel="inter-node locality penalty L_across (x)", ylabel="geomean average JCT / Tiresias' (x)")
+                ax.scatter(xs, ys, marker="*", s=size, color=color(policy), edgecolor=BLACK, zorder=3)
+        ax.set(xlabel=r"inter-node locality penalty $L_\mathrm{across}$ (x)")
+        ax.set(ylabel="geomean average JCT / Tiresias' (x)")
         ax.set_title(f"{reading} readings" + (" (stars: paper)" if reading == "paper" else ""))
-    fig.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=8)
+    figure_legend(fig, panels[0][0], columns=3)
     fig.suptitle("PAL Fig. 13: average JCT as the locality penalty varies (Sia-Philly, 64 GPUs)")
     return save_figure(fig, out_dir, "pal_fig13")
 
@@ -124,34 +136,41 @@ def draw_fig12(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig, panels = _panels(rows, "workload")
     for ax, w in panels:
         for r in (r for r in rows if r["workload"] == w):
-            ax.plot([int(j) for j in r["job"]], [s / 3600 for s in r["wait_s"]], lw=1, label=LABELS[r["policy"]])
+            waits = [s / 3600 for s in r["wait_s"]]
+            ax.plot([int(j) for j in r["job"]], waits, lw=1, color=color(r["policy"]), label=LABELS[r["policy"]])
         ax.set(xlabel="job ID (submit order)", ylabel="wait time (h)", title=f"workload {w}")
-        ax.legend(fontsize=8)
+        legend(ax, outside=True)
     fig.suptitle("PAL Fig. 12: wait times per job (Sia-Philly, 64 GPUs, FIFO)")
     return save_figure(fig, out_dir, "pal_fig12")
 
 
 def draw_fig18(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
-    fig, (sizes, trace) = _figure(12.8, 4.0, 2)
+    fig, (sizes, trace) = _figure(14.0, 4.2, 2)
     generated = [r for r in rows if r["setting"] == "generated"]
     synergy = [r for r in rows if r["setting"] == "synergy"]
-    for k, policy in enumerate(dict.fromkeys(r["policy"] for r in generated)):
+    for policy in dict.fromkeys(r["policy"] for r in generated):
         mine = sorted((r for r in generated if r["policy"] == policy), key=lambda r: r["gpus"])
         gpus = [r["gpus"] for r in mine]
         mid = [sorted(r["place_s"])[len(r["place_s"]) // 2] for r in mine]
         spread = [[m - min(r["place_s"]) for m, r in zip(mid, mine, strict=True)]]
         spread.append([max(r["place_s"]) - m for m, r in zip(mid, mine, strict=True)])
-        sizes.errorbar(gpus, mid, yerr=spread, fmt="o-", color=f"C{k}", capsize=3, label=f"{LABELS[policy]} per round")
+        sizes.errorbar(
+            gpus, mid, yerr=spread, fmt="o-", color=color(policy), capsize=3, label=f"{LABELS[policy]} per round"
+        )
         bins = [sorted(r["bins_s"])[len(r["bins_s"]) // 2] for r in mine]
-        sizes.plot(gpus, bins, "s--", color=f"C{k}", label=f"{LABELS[policy]} binning (once)")
-    sizes.errorbar([256], [2.8], yerr=[[0.0], [1.2]], fmt="*", ms=12, color="black", capsize=3, label="paper PAL, 256")
-    sizes.set(xscale="log", yscale="log", xlabel="cluster size (GPUs)", ylabel="seconds (median, min-max)")
-    sizes.set_title("full generated rounds (jobs = GPUs / 3)")
-    sizes.legend(fontsize=7)
+        sizes.plot(gpus, bins, "s--", color=color(policy), label=f"{LABELS[policy]} binning (once)")
+    sizes.errorbar([256], [2.8], yerr=[[0.0], [1.2]], fmt="D", ms=6, color=BLACK, capsize=3, label="paper PAL, 256")
+    sizes.set(ylabel="placement time (s; median, min-max)")
+    log_axis(sizes, [r["gpus"] for r in generated])
+    log_axis(sizes, axis="y")
+    sizes.set(xlabel="cluster size (GPUs)", title="full generated rounds (jobs = GPUs / 3)")
+    legend(sizes, outside=True)
     trace.boxplot([r["place_s"] for r in synergy], tick_labels=[LABELS[r["policy"]] for r in synergy])
-    trace.axhline(2.8, color="black", ls=":", label="paper: PAL median 2.8 s")
-    trace.set(yscale="log", ylabel="seconds per round", title="every round of a Synergy trace, 256 GPUs")
-    trace.legend(fontsize=8)
+    trace.axhline(2.8, color=BLACK, ls=":", label="paper: PAL median 2.8 s")
+    log_axis(trace, axis="y")
+    trace.set(xlabel="placement policy", ylabel="placement time per round (s)")
+    trace.set_title("every round of a Synergy trace, 256 GPUs")
+    legend(trace, outside=True)
     fig.suptitle("PAL Fig. 18: placement time per scheduling round vs cluster size")
     return save_figure(fig, out_dir, "pal_fig18")
 
@@ -163,21 +182,26 @@ def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Pa
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     policies = list(dict.fromkeys(r["policy"] for r in rows))
     fig, axes = _figure(12.8, 4.0 * math.ceil((len(workloads) + 1) / 2), 2, math.ceil((len(workloads) + 1) / 2))
+    bands = False
     for ax, w in zip(axes, workloads, strict=False):
         for r in (r for r in rows if r["workload"] == w):
-            k = list(LABELS).index(r["policy"])  # the same colour per policy in every PAL figure
             hours = [i * r["round_length_s"] / 3600 for i in r["round"]]
             low = [100 * (primal_gap(o, e) or math.nan) for o, e in zip(r["objective"], r["exact"], strict=True)]
             high = [100 * (certified_gap(o, b) or math.nan) for o, b in zip(r["objective"], r["bound"], strict=True)]
-            ax.plot(hours, low, lw=0.8, color=f"C{k}", label=LABELS[r["policy"]], drawstyle="steps-post")
-            ax.fill_between(hours, low, high, color=f"C{k}", alpha=0.3, lw=0, step="post")
+            mine = color(r["policy"])
+            ax.plot(hours, low, lw=0.8, color=mine, label=LABELS[r["policy"]], drawstyle="steps-post")
+            bands |= any(h > lo + VISIBLE for lo, h in zip(low, high, strict=True))
+            ax.fill_between(hours, low, high, color=mine, alpha=0.3, lw=0, step="post")
         ax.set(xlabel="simulated time (h)", ylabel="gap to the round optimum (%)", title=f"workload {w}")
-        ax.legend(fontsize=7)
+        legend(ax, outside=True)
     summary = axes[len(workloads)]
     summary.boxplot([[100 * g for g in primal([r for r in rows if r["policy"] == p])] for p in policies])
     summary.set_xticks(range(1, len(policies) + 1), [LABELS[p] for p in policies], rotation=20, fontsize=7)
-    summary.set(ylabel="per-round gap (%)", title="all rounds of all workloads")
+    shown = "the workload" if len(workloads) == 1 else f"all {len(workloads)} workloads shown"
+    summary.set(xlabel="placement policy", ylabel="per-round gap (%)", title=f"every round of {shown}")
     for ax in axes[len(workloads) + 1 :]:
         ax.set_visible(False)
-    fig.suptitle("PAL rounds along Sia-Philly traces vs exact-blocks (bands: up to the certified bound)")
+    band = "; shaded up to the certified bound" if bands else "; every round solved to optimality"
+    traces = "one Sia-Philly trace" if len(workloads) == 1 else f"{len(workloads)} Sia-Philly traces"
+    fig.suptitle(f"PAL rounds along {traces} vs exact-blocks{band}")
     return save_figure(fig, out_dir, "pal_round_gaps")

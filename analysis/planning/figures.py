@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import VISIBLE, color, legend, new_figure, panels, save_figure, seeds_note
 from packgap.result import certified_gap, primal_gap
 
 HEURISTICS = ("mchp", "fifo", "edf")
@@ -21,14 +21,16 @@ def mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def _errorbar(ax: Any, sizes: Sequence[int], values: Sequence[Sequence[float]], color: str, label: str) -> list[float]:
-    """Mean per size with min-max bars over seeds; returns the means."""
+def _errorbar(ax: Any, sizes: Sequence[int], values: Sequence[Sequence[float]], method: str) -> list[float]:
+    """Mean per size with min-max bars over seeds (none below 3 seeds); returns the means."""
     means = [mean(v) for v in values]
-    bars = [
-        [m - min(v) for m, v in zip(means, values, strict=True)],
-        [max(v) - m for m, v in zip(means, values, strict=True)],
-    ]
-    ax.errorbar(sizes, means, bars, fmt="o-", capsize=3, color=color, label=label)
+    bars = None
+    if min(len(v) for v in values) >= 3:
+        bars = [
+            [m - min(v) for m, v in zip(means, values, strict=True)],
+            [max(v) - m for m, v in zip(means, values, strict=True)],
+        ]
+    ax.errorbar(sizes, means, bars, fmt="o-", capsize=3, color=color(method), label=LABELS[method])
     return means
 
 
@@ -53,20 +55,25 @@ def _best(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 def draw_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig = new_figure(12.8, 4.0)
-    left, right = fig.subplots(1, 2)
+    left, right = panels(fig, 1, 2)
     sizes = sorted({r["groups"] for r in rows})
-    for k, method in enumerate(HEURISTICS):
-        low = _errorbar(left, sizes, [[100 * g for g in gaps(rows, method, n)] for n in sizes], f"C{k}", LABELS[method])
+    bands = False
+    for method in HEURISTICS:
+        low = _errorbar(left, sizes, [[100 * g for g in gaps(rows, method, n)] for n in sizes], method)
         high = [mean([100 * g for g in gaps(rows, method, n, certified=True)]) for n in sizes]
-        left.fill_between(sizes, low, high, color=f"C{k}", alpha=0.2, lw=0)
-    left.set(xlabel="groups", ylabel="gap to the proven optimum (%)", title="(a) gap; band: up to the proven bound")
+        if any(h > lo + VISIBLE for lo, h in zip(low, high, strict=True)):
+            bands = True
+            left.fill_between(sizes, low, high, color=color(method), alpha=0.2, lw=0)
+    title = "(a) gap; band: up to the proven bound" if bands else "(a) gap (every plan proven optimal)"
+    left.set(xlabel="groups (-)", ylabel="gap to the best exact plan (%)", title=title)
     runs = [(m, list(instances(rows, m).values())) for m in HEURISTICS] + [("optimum", _best(rows))]
-    for k, (method, mine) in enumerate(runs):
+    for method, mine in runs:
         rate = [[100 * (1 - r["late_groups"] / n) for r in mine if r["groups"] == n] for n in sizes]
-        _errorbar(right, sizes, rate, f"C{k}", LABELS[method])
-    right.set(xlabel="groups", ylabel="groups meeting their deadline (%)", title="(b) deadline satisfaction")
+        _errorbar(right, sizes, rate, method)
+    right.set(xlabel="groups (-)", ylabel="groups meeting their deadline (%)", title="(b) deadline satisfaction")
     for ax in (left, right):
-        ax.legend(fontsize=8)
+        legend(ax, outside=True)
     seeds = len({r["seed"] for r in rows})
-    fig.suptitle(f"CUCKOO planning vs the proven optimum (A800 x1 + RTX4090 x2; mean, min-max over {seeds} seeds)")
+    spread = "min-max" if seeds >= 3 else seeds_note(seeds)
+    fig.suptitle(f"CUCKOO planning vs the exact plans (A800 x1 + RTX4090 x2; mean over {seeds} seeds, {spread})")
     return save_figure(fig, out_dir, "planning_gaps")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -73,7 +75,7 @@ def test_liss_follows_every_speed_change(instance):
     """Issue 19.7a: after an LGRR step every job whose workers' speeds changed (co-runners
     of the moved job included) holds the LISS split of its new speeds."""
     steps = coordinate(instance, early_exit=False).steps
-    for before, after in zip(steps, steps[1:], strict=False):
+    for before, after in itertools.pairwise(steps):
         if after.mechanism != "lgrr":
             continue
         old, new = before.calibration.speeds(instance), after.calibration.speeds(instance)
