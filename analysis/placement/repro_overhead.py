@@ -4,14 +4,20 @@ Figure numbers: the issue calls the overhead figure "Fig. 12", but in the paper 
 the wait times of workloads 3 and 5 and Fig. 18 the placement overhead against cluster size
 (section V-C); both are reproduced under the paper's numbers. The paper does not list the
 cluster sizes of Fig. 18; we take 64 to 27,648 GPUs (Summit's count, section III-B).
+:func:`compare_fig18` also prints how the time grows with the cluster: the exponent of a
+power law fitted to the median seconds per round from 1,024 GPUs up (GPUs x log GPUs grows
+with exponent 1.12 from 1,024 to 27,648).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from statistics import median
 from typing import Any
+
+import numpy as np
 
 from packgap.analysis.kit import PaperValue, Tick
 from packgap.heuristics.placement import POLICIES, cluster_policy
@@ -111,4 +117,23 @@ def compare_fig18(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         out.append(PaperValue("Fig. 18", what, None, median(r["place_s"]), "s", note, measured=True))
         what = f"{r['policy']} PM-score binning (once per cluster), {r['gpus']:,} GPUs"
         out.append(PaperValue("Fig. 18", what, None, median(r["bins_s"]), "s", measured=True))
+    return out + growth_exponents(rows)
+
+
+def growth_exponents(rows: Sequence[Mapping[str, Any]], smallest: int = 1_024) -> list[PaperValue]:
+    """Per policy, the slope of log(median seconds per round) against log(GPUs) over the
+    generated sizes of at least ``smallest`` GPUs (none when fewer than two such sizes)."""
+    out = []
+    for policy in FIG18_POLICIES:
+        points = sorted(
+            (r["gpus"], median(r["place_s"]))
+            for r in rows
+            if r["setting"] == "generated" and r["policy"] == policy and r["gpus"] >= smallest
+        )
+        if len(points) < 2 or min(t for _, t in points) <= 0:
+            continue
+        slope = float(np.polyfit([math.log(g) for g, _ in points], [math.log(t) for _, t in points], 1)[0])
+        what = f"{policy} growth exponent of seconds per round, {points[0][0]:,} to {points[-1][0]:,} GPUs"
+        note = "time ~ GPUs^exponent fitted to the medians; GPUs x log GPUs: 1.12 over 1,024-27,648"
+        out.append(PaperValue("Fig. 18", what, None, slope, "", note, measured=True))
     return out

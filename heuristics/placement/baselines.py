@@ -20,30 +20,41 @@ from collections.abc import Sequence
 import numpy as np
 
 from packgap.heuristics.placement.allocate import allocate
+from packgap.heuristics.placement.free_pool import FreePool
 from packgap.placement import PlacementInstance, PlacementSolution
 
 
 def packed_gpus(free: Sequence[int], demand: int, gpus_per_node: int) -> list[int]:
-    """The artifact's packing rule for one job; free GPUs are taken in ascending id."""
-    by_node: dict[int, list[int]] = {}
-    for g in sorted(free):
-        by_node.setdefault(g // gpus_per_node, []).append(g)
-    exact = [n for n in sorted(by_node) if len(by_node[n]) == demand]
-    if exact:
-        return by_node[exact[0]]
-    larger = [n for n in sorted(by_node) if len(by_node[n]) > demand]
-    if larger:
-        return by_node[min(larger, key=lambda n: (len(by_node[n]), n))][:demand]
+    """The artifact's packing rule for one job among ``free`` (a round places its jobs
+    through one :class:`FreePool` instead)."""
+    return pool_packed_gpus(FreePool.of(max(free, default=-1) + 1, gpus_per_node, free), demand)
+
+
+def pool_packed_gpus(pool: FreePool, demand: int) -> list[int]:
+    """The artifact's packing rule among the ``pool``'s free GPUs, taken in ascending id."""
+    counts = pool.node_free
+    exact = counts == demand
+    node = int(exact.argmax())
+    if exact[node]:
+        return pool.node_gpus(node)
+    larger = np.where(counts > demand, counts, np.iinfo(counts.dtype).max)
+    node = int(larger.argmin())
+    if counts[node] > demand:
+        return pool.node_gpus(node)[:demand]
+    left = counts.copy()
     taken: list[int] = []
-    while len(taken) < demand and by_node:
-        node = max(by_node, key=lambda n: (len(by_node[n]), -n))
-        taken += by_node.pop(node)[: demand - len(taken)]
+    while len(taken) < demand:
+        node = int(left.argmax())
+        if left[node] == 0:
+            break
+        left[node] = 0
+        taken += pool.node_gpus(node)[: demand - len(taken)]
     return taken
 
 
 def packed(instance: PlacementInstance, seed: int = 0) -> PlacementSolution:
     """Packed placement of every job, in queue order; ``seed`` is unused."""
-    return allocate(instance, instance.jobs, lambda free, job: packed_gpus(free, job.gpus, instance.gpus_per_node))
+    return allocate(instance, instance.jobs, lambda pool, job: pool_packed_gpus(pool, job.gpus))
 
 
 def random_placement(instance: PlacementInstance, seed: int = 0) -> PlacementSolution:
@@ -52,5 +63,5 @@ def random_placement(instance: PlacementInstance, seed: int = 0) -> PlacementSol
     return allocate(
         instance,
         instance.jobs,
-        lambda free, job: sorted(rng.choice(free, size=job.gpus, replace=False).tolist()),
+        lambda pool, job: sorted(rng.choice(pool.gpus(), size=job.gpus, replace=False).tolist()),
     )

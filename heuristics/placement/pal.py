@@ -17,13 +17,13 @@ placed in the same class-sorted order as PM-First (Fig. 4); both are non-sticky.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Literal
 
 from packgap.errors import UnknownNameError
-from packgap.heuristics.placement.lv_matrix import Traversal, traverse
-from packgap.heuristics.placement.pm_first import TieBreak, place_by_class, pm_first_gpus
+from packgap.heuristics.placement.free_pool import ClassView
+from packgap.heuristics.placement.lv_matrix import Traversal
+from packgap.heuristics.placement.pm_first import TieBreak, place_by_class
 from packgap.heuristics.placement.pm_score import ClassBins
 from packgap.placement import PlacementInstance, PlacementSolution
 
@@ -34,39 +34,29 @@ NODE_ORDERS = ("id", "most-eligible")
 
 
 def pal_gpus(
-    free: Sequence[int],
+    view: ClassView,
     demand: int,
-    bins: ClassBins,
-    gpus_per_node: int,
     l_across: float,
     traversal: Traversal = "paper",
     tie_break: TieBreak = "gpu",
     node_order: NodeOrder = "id",
 ) -> list[int]:
-    """Algorithm 2 for one job."""
+    """Algorithm 2 for one job among the free GPUs of ``view`` (its class's ranking).
+
+    No cell's subsets are enumerated: the cheapest N_j-subset of a node among its GPUs
+    scoring <= V is its N_j best, so the walk's first packing cell is the best level any node
+    reaches with its N_j-th best free GPU, and its node the first to reach it in node order;
+    the lexicographically first subset of that worst score is the node's first N_j GPUs by id
+    among those scoring no worse. An across-node cell that admits N_j GPUs picks what
+    PM-First picks among all free GPUs (its eligible GPUs are whole score levels, the best
+    ones)."""
     if node_order not in NODE_ORDERS:
         raise UnknownNameError("node_order", node_order, NODE_ORDERS)
-    scores = bins.scores
-    if not 1 < demand <= gpus_per_node:
-        return pm_first_gpus(free, demand, scores, gpus_per_node, tie_break)
-    for cell in traverse(bins.values, l_across, traversal):
-        eligible = [g for g in free if scores[g] <= cell.value]
-        if cell.across:
-            if len(eligible) >= demand:
-                return pm_first_gpus(eligible, demand, scores, gpus_per_node, tie_break)
-            continue
-        by_node: dict[int, list[int]] = {}
-        for g in sorted(eligible):
-            by_node.setdefault(g // gpus_per_node, []).append(g)
-        nodes = sorted(by_node)
-        if node_order == "most-eligible":
-            nodes.sort(key=lambda k: -len(by_node[k]))
-        combos = [
-            c for node in nodes if len(by_node[node]) >= demand for c in itertools.combinations(by_node[node], demand)
-        ]
-        if combos:
-            return list(min(combos, key=lambda c: max(scores[g] for g in c)))
-    return pm_first_gpus(free, demand, scores, gpus_per_node, tie_break)
+    if 1 < demand <= view.pool.per_node:
+        packed = view.packed_pick(demand, node_order == "most-eligible", l_across, traversal)
+        if packed is not None:
+            return packed
+    return view.best(demand, tie_break)
 
 
 def pal(
@@ -82,7 +72,7 @@ def pal(
     return place_by_class(
         instance,
         bins,
-        lambda free, job, b: pal_gpus(
-            free, job.gpus, b, instance.gpus_per_node, instance.penalty(job), traversal, tie_break, node_order
+        lambda pool, job, b: pal_gpus(
+            pool.view(job.job_class, b.scores), job.gpus, instance.penalty(job), traversal, tie_break, node_order
         ),
     )

@@ -16,17 +16,15 @@ closest to N_j, then GPU id.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from packgap.errors import UnknownNameError
 from packgap.heuristics.placement.allocate import allocate
+from packgap.heuristics.placement.free_pool import FreePool
 from packgap.heuristics.placement.pm_score import ClassBins, bin_scores
 from packgap.placement import Job, PlacementInstance, PlacementSolution
 
 TieBreak = Literal["gpu", "node-fit"]
-TIE_BREAKS = ("gpu", "node-fit")
 
 
 def placement_order(jobs: Sequence[Job], capacity: int, classes: Sequence[str]) -> list[Job]:
@@ -48,13 +46,9 @@ def pm_first_gpus(
     gpus_per_node: int,
     tie_break: TieBreak = "gpu",
 ) -> list[int]:
-    """Algorithm 1: the ``demand`` best-scored GPUs of ``free``."""
-    if tie_break == "gpu":
-        return sorted(free, key=lambda g: (scores[g], g))[:demand]
-    if tie_break != "node-fit":
-        raise UnknownNameError("tie_break", tie_break, TIE_BREAKS)
-    same_bin = Counter((g // gpus_per_node, scores[g]) for g in free)
-    return sorted(free, key=lambda g: (scores[g], abs(same_bin[g // gpus_per_node, scores[g]] - demand), g))[:demand]
+    """Algorithm 1 for one job: the ``demand`` best-scored GPUs of ``free`` (a round places
+    its jobs through one :class:`FreePool` instead)."""
+    return FreePool.of(len(scores), gpus_per_node, free).view("", tuple(scores)).best(demand, tie_break)
 
 
 def pm_first(
@@ -68,17 +62,18 @@ def pm_first(
     return place_by_class(
         instance,
         bins,
-        lambda free, job, b: pm_first_gpus(free, job.gpus, b.scores, instance.gpus_per_node, tie_break),
+        lambda pool, job, b: pool.view(job.job_class, b.scores).best(job.gpus, tie_break),
     )
 
 
 def place_by_class(
     instance: PlacementInstance,
     bins: Mapping[str, ClassBins] | None,
-    pick: Callable[[list[int], Job, ClassBins], Sequence[int]],
+    pick: Callable[[FreePool, Job, ClassBins], Sequence[int]],
 ) -> PlacementSolution:
-    """Place the round's jobs in Fig. 4's order, ``pick(free, job, class bins)`` choosing
+    """Place the round's jobs in Fig. 4's order, ``pick(pool, job, class bins)`` choosing
     each one's GPUs; ``bins`` default to the K-Means bins of the round's cluster."""
     binned = bins if bins is not None else bin_scores(instance)
-    order = placement_order(instance.jobs, len(instance.free_gpus()), instance.classes)
-    return allocate(instance, order, lambda free, job: pick(free, job, binned[job.job_class]))
+    free = instance.num_gpus - sum(1 for g in instance.unavailable if 0 <= g < instance.num_gpus)
+    order = placement_order(instance.jobs, free, instance.classes)
+    return allocate(instance, order, lambda pool, job: pick(pool, job, binned[job.job_class]))

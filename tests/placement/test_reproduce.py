@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from packgap.analysis.kit import no_tick
 from packgap.analysis.placement import KIT
 from packgap.analysis.placement.figures import primal
-from packgap.analysis.placement.repro_overhead import overhead_rows
+from packgap.analysis.placement.repro_overhead import growth_exponents, overhead_rows
 from packgap.analysis.placement.repro_round_gaps import gap_rows, round_key
 from packgap.analysis.placement.sia_philly import sia_philly, simulate_policy
 from packgap.errors import PackgapError
@@ -163,3 +163,18 @@ def test_real_workload_1_matches_the_readme() -> None:
     tiresias = simulate_policy(sia, sia.cluster, 1, "packed-sticky", "paper").mean_jct
     pal = simulate_policy(sia, sia.cluster, 1, "pal", "paper").mean_jct
     assert tiresias == pytest.approx(30_243.99375) and pal == pytest.approx(25_287.24375)
+
+
+def test_fig18_growth_exponent_is_the_log_log_slope() -> None:
+    rows = [
+        {"setting": "generated", "gpus": g, "policy": p, "place_s": [t, 9 * t, t]}
+        for p, scale in (("pal", 1.0), ("pm-first", 3.0))
+        for g, t in ((256, 5.0), (1_024, scale), (4_096, scale * 4**1.5), (16_384, scale * 16**1.5))
+    ]
+    values = growth_exponents(rows)
+    assert [v.quantity for v in values] == [
+        "pal growth exponent of seconds per round, 1,024 to 16,384 GPUs",
+        "pm-first growth exponent of seconds per round, 1,024 to 16,384 GPUs",
+    ]
+    assert all(v.ours == pytest.approx(1.5) for v in values)
+    assert growth_exponents(rows, smallest=16_384) == []
