@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# One small instance per family: the papers' heuristics, an exact method, the certified gaps.
 demo: $(STAMP)
-	$(BIN)/packgap instances generate planning --groups 8 --gpu-types A800:1,RTX4090:2 --seed 7 -o demo-planning.json
-	$(BIN)/packgap compare demo-planning.json --methods all --time-limit 30
+	$(BIN)/packgap demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -56,4 +56,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks demo-planning.json figures-quick
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks figures-quick
