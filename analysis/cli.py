@@ -43,6 +43,7 @@ from packgap.analysis.cliutil import (
     save_json,
     ticking,
 )
+from packgap.analysis.demo import demo_command
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
@@ -310,64 +311,6 @@ def figures(
     err.print(f"wrote {report}")
 
 
-#: What the demo's tables mean, printed above them.
-DEMO_LEGEND = """Each table: one small instance of one family, the paper's heuristics and an exact method.
-  objective      the family's evaluator's score of the answer (lower is better)
-  bound          a lower bound the method proved
-  certified gap  (objective - best proven bound) / objective: at most this far above the optimum
-  best-found gap (objective - best objective of any method) / objective
-  seconds        wall time on this machine"""
-DEMO_FIGURES = (
-    "Figures and REPRODUCTION.md (every reproduced number beside the paper's): make figures, "
-    "that is packgap figures --all --out figures (--quick: small instances, minutes)."
-)
-
-
-@app.command()
-@reports_errors
-def demo(
-    families: Annotated[
-        list[str] | None, typer.Argument(metavar="[FAMILY]...", help="Families to show (default: all).")
-    ] = None,
-    time_limit: Annotated[
-        float | None, typer.Option("--time-limit", min=0, help="Wall seconds per exact method (default: the demo's).")
-    ] = None,
-) -> None:
-    """One small instance per family: the papers' heuristics, an exact method, the certified gaps."""
-    from packgap.analysis.demo import demo_kits, run_demo
-
-    kits = demo_kits(families or [])
-    out.print(DEMO_LEGEND, highlight=False)
-    with progress() as bar:
-        task = bar.add_task("solving", total=sum(len(k.demo.methods) for k in kits if k.demo is not None))
-
-        def done(r: SolveResult) -> None:
-            bar.update(task, advance=1, description=f"{r.instance}: {r.method} {r.status}")
-
-        tables = run_demo(kits, time_limit, on_done=done)
-    for t in tables:
-        view = Table(
-            "method", "status", "objective", "bound", "certified gap", "best-found gap", "seconds", title=t.demo.title
-        )
-        for r in t.results:
-            gap = fmt(t.certified_gap(r), pct=True)
-            view.add_row(
-                r.method,
-                str(r.status),
-                fmt(r.objective),
-                fmt(r.bound),
-                gap,
-                fmt(r.primal_gap, pct=True),
-                f"{r.wall_s:.3f}",
-            )
-        out.print(view)
-        out.print(f"{t.family} instance {t.instance}: best proven bound {fmt(t.best_bound)}", highlight=False)
-        for r in t.results:
-            if r.message and r.status != Status.OPTIMAL:
-                out.print(f"  {r.method}: {escape(r.message)}", highlight=False)
-    out.print(DEMO_FIGURES, highlight=False)
-
-
 def gap_view(table: Any) -> Table:
     """A gap table (pandas) as a rich table: gaps in percent, numbers in six digits."""
     view = Table(*[str(c) for c in table.columns], title="gaps")
@@ -402,6 +345,7 @@ def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
             family_sweep(sweep, kit.name, sweepable[0], gap_view)
     app.add_typer(sweep, name="sweep")
     simulate_command(app)
+    demo_command(app)
     add_family_commands(app)
 
 

@@ -135,6 +135,8 @@ def _reproductions(kit: Any) -> str:
 
 def _demo(kit: Any) -> str:
     demo = kit.demo
+    if demo is None:
+        return "No demo.\n"
     options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in demo.options.items())
     return (
         f"`packgap demo {kit.name}`: {demo.title}. The instance is "

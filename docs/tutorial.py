@@ -11,7 +11,8 @@
 # %% [markdown]
 # # Tutorial: from one instance to a sweep and a report
 #
-# This notebook is stored as a plain script in jupytext's percent format, `docs/tutorial.py`.
+# This notebook is stored as a plain script in jupytext's percent format,
+# [`docs/tutorial.py`](tutorial.py).
 # Open it in Jupyter (with `jupytext` installed, it opens as a notebook), or run it top to
 # bottom with `python docs/tutorial.py`; it writes its files into `tutorial-out/` under the
 # current folder and takes well under three minutes on two cores. `make test` executes it, so
