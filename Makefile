@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench bench-check bench-baseline lint clean figures figures-quick
+.PHONY: demo docs test test-slow bench bench-check bench-baseline lint clean figures figures-quick
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,15 +12,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# One small instance per family: the papers' heuristics, an exact method, the certified gaps.
 demo: $(STAMP)
-	$(BIN)/packgap instances generate planning --groups 8 --gpu-types A800:1,RTX4090:2 --seed 7 -o demo-planning.json
-	$(BIN)/packgap compare demo-planning.json --methods all --time-limit 30
+	$(BIN)/packgap demo
 
+# The pytest run builds the documentation site too (tests/test_docs.py) and executes the tutorial.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The documentation site into site/ (MkDocs, warnings are errors); sources in docs/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # README numbers that take minutes to recompute (tests marked slow).
 test-slow: $(STAMP)
@@ -56,4 +61,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks demo-planning.json figures-quick
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .benchmarks figures-quick

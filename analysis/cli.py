@@ -43,6 +43,7 @@ from packgap.analysis.cliutil import (
     save_json,
     ticking,
 )
+from packgap.analysis.demo import demo_command
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
@@ -345,6 +346,7 @@ def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
             family_sweep(sweep, kit.name, sweepable[0], gap_view)
     app.add_typer(sweep, name="sweep")
     simulate_command(app)
+    demo_command(app)
     add_family_commands(app)
 
 

@@ -5,7 +5,7 @@ family; it iterates over the kits of :mod:`packgap.analysis.registry`. A kit liv
 ``analysis/<family>/__init__.py`` and declares its hub family, its methods, its instance
 generators and trace builders with their options, the extra file kinds it reads (e.g. a
 cluster trace), its ``instances show`` views, its online simulator, the paper tables and
-figures it reproduces and its own sub-commands.
+figures it reproduces, its own sub-commands and the small instance ``packgap demo`` shows.
 
 Kits are imported when the CLI starts, so a kit module imports nothing heavy at import
 time (no Pyomo, OR-Tools, scikit-learn, SciPy, matplotlib): the callables it declares
@@ -296,6 +296,23 @@ class Reproduction:
 
 
 @dataclass(frozen=True)
+class Demo:
+    """What ``packgap demo`` shows of a family: one small generated instance, solved by the
+    paper's heuristics and an exact method within seconds.
+
+    ``title`` names the system and paper (e.g. "SJF-BSBF: GPU sharing"); ``generator`` is the
+    name of one of the kit's generators and ``options`` its options; ``methods`` the registered
+    methods shown, exact ones included; ``time_limit`` the wall seconds per exact method.
+    """
+
+    title: str
+    generator: str
+    options: Mapping[str, Any]
+    methods: tuple[str, ...]
+    time_limit: float = 10.0
+
+
+@dataclass(frozen=True)
 class FamilyKit:
     """A family as a column through every layer: hub family, methods, data, views, online mode.
 
@@ -312,6 +329,7 @@ class FamilyKit:
     simulation: Simulation | None = None
     reproductions: tuple[Reproduction, ...] = ()
     commands: Callable[[], Any] | None = None
+    demo: Demo | None = None
 
     @property
     def name(self) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from packgap.analysis.calibration.methods import METHODS
 from packgap.analysis.calibration.reproduce import REPRODUCTIONS
 from packgap.analysis.calibration.simulate import SIMULATION
-from packgap.analysis.kit import SEED, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
+from packgap.analysis.kit import SEED, Demo, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
 from packgap.calibration import FAMILY, workload
 from packgap.calibration.instance import OBJECTIVES
 
@@ -130,4 +130,10 @@ KIT = FamilyKit(
     simulation=SIMULATION,
     reproductions=REPRODUCTIONS,
     commands=_commands,
+    demo=Demo(
+        "GIMBAL calibration: job set JC7 of Table 3 (10 % MPS grid)",
+        "calibration-table3",
+        {"job_set": "JC7"},
+        ("gimbal", "free-competition", "liss-only", "exact-frontier", "continuous-bound"),
+    ),
 )

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder, View
+from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option, TraceBuilder, View
 from packgap.analysis.packing.direction import DIRECTION
 from packgap.analysis.packing.methods import METHODS
 from packgap.analysis.packing.reproduce import REPRODUCTIONS
@@ -108,4 +108,10 @@ KIT = FamilyKit(
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),
     simulation=SIMULATION,
     reproductions=(*REPRODUCTIONS, DIRECTION),
+    demo=Demo(
+        "CUCKOO packing (DAB + MCHP) vs Muri's Blossom and no packing: 8 jobs, pairing and planning",
+        "packing",
+        {"jobs": 8, "seed": 3},
+        ("dab+mchp", "dab+edf", "blossom+mchp", "blossom+edf", "none+mchp", "none+edf", "exact-ti"),
+    ),
 )

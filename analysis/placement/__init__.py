@@ -11,6 +11,7 @@ from typing import Any
 from packgap.analysis.kit import (
     MAX_SIZE,
     SEED,
+    Demo,
     DocumentKind,
     FamilyKit,
     Generator,
@@ -151,4 +152,10 @@ KIT = FamilyKit(
     ),
     simulation=SIMULATION,
     reproductions=REPRODUCTIONS,
+    demo=Demo(
+        "PAL placement: one scheduling round, 6 jobs on 64 GPUs of varying speed",
+        "placement",
+        {"gpus": 64, "jobs": 6, "seed": 1},
+        ("pm-first", "pal", "packed-sticky", "packed-non-sticky", "random-non-sticky", "pal+blocks", "exact-blocks"),
+    ),
 )

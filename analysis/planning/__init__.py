@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option
+from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option
 from packgap.analysis.planning.methods import METHODS
 from packgap.analysis.planning.reproduce import REPRODUCTIONS
 from packgap.gpus import parse_gpu_types
@@ -45,4 +45,10 @@ KIT = FamilyKit(
         ),
     ),
     reproductions=REPRODUCTIONS,
+    demo=Demo(
+        "CUCKOO execution planning (section 3.3.3): 8 formed groups on a scarce 3-GPU cluster",
+        "planning",
+        {"groups": 8, "gpu_types": "A800:1,RTX4090:2", "seed": 7},
+        ("mchp", "fifo", "edf", "exact-milp"),
+    ),
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.kit import MAX_SIZE, SEED, FamilyKit, Generator, Option, TraceBuilder
+from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option, TraceBuilder
 from packgap.analysis.sharing.commands import commands
 from packgap.analysis.sharing.crossover import REPRODUCTION as CROSSOVER
 from packgap.analysis.sharing.methods import METHODS
@@ -94,4 +94,10 @@ KIT = FamilyKit(
     simulation=SIMULATION,
     reproductions=(*REPRODUCTIONS, POLLUX_LOAD, CROSSOVER),
     commands=commands,
+    demo=Demo(
+        "SJF-BSBF GPU sharing: 6 jobs of the testbed workload on 16 GPUs",
+        "sharing",
+        {"jobs": 6, "seed": 1, "nodes": 4, "hours": 0.5, "workload": "physical"},
+        ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf", "exact-bb"),
+    ),
 )

@@ -1,5 +1,5 @@
-"""Every ``packgap`` command line of the README names commands and options that exist (issue 12),
-and the instance files its examples write load back."""
+"""Every ``packgap`` command line of the README and of the documentation names commands and
+options that exist (issues 12 and 20), and the instance files the README's examples write load back."""
 
 from __future__ import annotations
 
@@ -16,10 +16,14 @@ from packgap.analysis.registry import load_instance, to_document
 from packgap.instances.packing.generator import generate as generate_packing
 from tests.readme.quotes import README
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
 
 def _commands() -> list[list[str]]:
-    """Every ``packgap ...`` line of the README's code blocks, continuation lines joined."""
-    text = README.replace("\\\n", " ")
+    """Every ``packgap ...`` line of the README's and the documentation's code blocks,
+    continuation lines joined."""
+    pages = [README, *(page.read_text(encoding="utf-8") for page in sorted(DOCS.rglob("*.md")))]
+    text = "\n".join(pages).replace("\\\n", " ")
     lines = [line.split("  #")[0].strip() for line in text.splitlines() if line.startswith("packgap ")]
     return [shlex.split(line.replace("[--json]", "--json"))[1:] for line in lines]
 
