@@ -141,7 +141,8 @@ from packgap.analysis.figures import chosen, reproduce
 from packgap.analysis.kit import no_tick
 
 done = reproduce(chosen(["cuckoo-table6"]), quick=True, out=out, store=store, recompute=False, tick=no_tick)
-stored = store.find_reproduction("cuckoo-table6", quick=True)
-print(len(stored or []), "stored rows; figures:", ", ".join(p.name for p in done[0].figures))
+table6 = done[0]
+print(len(table6.rows), "rows", "reused" if table6.reused else "computed", "by packgap", table6.stored.version)
+print("figures:", ", ".join(p.name for p in table6.figures))
 store.close()
 pd.DataFrame([vars(v) for v in done[0].values]).head(8)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from packgap.analysis.kit import PaperValue, Reproduction, Tick
-from packgap.analysis.plotting import new_figure, save_figure
+from packgap.analysis.plotting import BLUE, RED, legend, new_figure, save_figure
 
 HOUR = 3600.0
 LOADS = (0.5, 0.75, 1.0, 1.5, 2.0)
@@ -203,11 +203,11 @@ def draw(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig.colorbar(image, ax=left, label="%")
     causes = [c for c in CAUSES if any(r.get("cause") == c for r in rows)]
     bars = [100 * reduction([r for r in rows if r.get("cause") == c]) for c in causes]
-    right.barh(range(len(causes)), bars, color=["C0" if b > 0 else "C3" for b in bars])
+    right.barh(range(len(causes)), bars, color=[BLUE if b > 0 else RED for b in bars])
     right.axvline(100 * CLAIMS[1.0][0], color="k", ls="--", label="paper, Table III")
     right.set_yticks(range(len(causes)), causes)
-    right.set(xlabel="reduction vs SJF (%), 240 jobs", title="one change at a time")
-    right.legend(fontsize=8)
+    right.set(xlabel="reduction vs SJF (%), 240 jobs", ylabel="candidate cause", title="one change at a time")
+    legend(right, outside=True)
     return save_figure(fig, out_dir, "sjf_bsbf_crossover")
 
 
