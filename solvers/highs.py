@@ -12,6 +12,7 @@ from typing import Any
 
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
+from packgap.solvers.interrupt import stoppable
 from packgap.solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
 
 
@@ -24,6 +25,14 @@ def _highs() -> Any:
     if not solver.available():
         raise SolverUnavailableError("HiGHS is not available: install highspy==1.12.0")
     return solver
+
+
+def _cancel(solver: Any) -> None:
+    """Stop Pyomo's running HiGHS: its ``highspy.Highs`` (created inside ``solve``, with
+    user interrupts enabled by Pyomo) is the private ``_solver_model``, the only handle."""
+    highs = getattr(solver, "_solver_model", None)
+    if highs is not None:
+        highs.cancelSolve()
 
 
 def version() -> str:
@@ -48,7 +57,8 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
     if options.time_limit is not None:
         config["time_limit"] = options.time_limit
     start = time.perf_counter()
-    results = solver.solve(model, **config)
+    with stoppable(lambda: _cancel(solver)):
+        results = solver.solve(model, **config)
     wall = time.perf_counter() - start
     has_solution = results.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
     if has_solution:
