@@ -241,19 +241,24 @@ def store_runs(
     """One row per simulated policy in the results store, beside the offline results:
     method ``simulate:<policy>`` with the run's metrics; no objective, so that gap tables of
     offline methods never compare against an online metric."""
-    from packgap.analysis.store import ResultStore, instance_digest
+    from packgap.analysis.store import ResultStore, instance_digest, params_key
     from packgap.result import SolveResult, Status
 
     digest = instance_digest(doc.to_dict())
+    runs = sim.run_metrics(document)
+    stored = 0
     db = ResultStore(path)
     try:
-        for name, metrics in sim.run_metrics(document):
+        for name, metrics in runs:
+            method = f"simulate:{name}"
+            if db.find(digest, method, int(params["seed"]), params_key(params)) is not None:
+                continue  # the same run of the same file: a rerun adds no duplicate row
             numbers: dict[str, float | None] = {
                 k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)
             }
             result = SolveResult(
                 family=doc.kit.name,
-                method=f"simulate:{name}",
+                method=method,
                 instance=doc.value.name,
                 status=Status.FEASIBLE,
                 objective=None,
@@ -267,9 +272,11 @@ def store_runs(
                 solve_s=wall,
             )
             db.append(digest, result, doc.summary())
+            stored += 1
     finally:
         db.close()
-    err.print(f"stored {len(sim.run_metrics(document))} run(s) in {path}")
+    kept = f", {len(runs) - stored} already there" if stored < len(runs) else ""
+    err.print(f"stored {stored} run(s) in {path}{kept}")
 
 
 def packgap_version() -> str:

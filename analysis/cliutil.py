@@ -53,8 +53,13 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+#: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
 def reports_errors(command: Callable[..., None]) -> Callable[..., None]:
-    """Expected errors become one message on stderr and exit code 2, never a traceback."""
+    """Expected errors become one message on stderr and exit code 2, never a traceback;
+    Ctrl-C ends the command with exit code 130 (what finished before is already stored)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
@@ -62,6 +67,9 @@ def reports_errors(command: Callable[..., None]) -> Callable[..., None]:
             command(*args, **kwargs)
         except PackgapError as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            err.print("[bold red]interrupted[/bold red]: nothing cut short was stored", highlight=False)
+            raise typer.Exit(INTERRUPTED) from None
 
     return wrapper
 

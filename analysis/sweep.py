@@ -8,6 +8,7 @@ store are skipped, so an interrupted sweep resumes where it stopped and loses no
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
@@ -57,6 +58,7 @@ class Executor:
     submit: Callable[..., Any]
     as_completed: Callable[[list[Any]], Iterator[Any]]
     close: Callable[[], None]
+    interrupt: Callable[[], None] = lambda: None
 
 
 def die_with_parent() -> None:
@@ -83,8 +85,18 @@ PR_SET_PDEATHSIG = 1
 
 def executor(workers: int, scheduler: str | None) -> Executor:
     if scheduler is None:
+        before = {p.pid for p in multiprocessing.active_children()}
         pool = ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent)
-        return Executor(pool.submit, as_completed, lambda: pool.shutdown(cancel_futures=True))
+
+        def interrupt() -> None:
+            """Pass Ctrl-C on to the workers (a terminal sends it to all of them, ``kill -INT``
+            to this process alone), so that shutting the pool down does not wait for their
+            cells to run to their time limits."""
+            for child in multiprocessing.active_children():
+                if child.pid is not None and child.pid not in before:
+                    os.kill(child.pid, signal.SIGINT)
+
+        return Executor(pool.submit, as_completed, lambda: pool.shutdown(cancel_futures=True), interrupt)
     try:
         from distributed import Client
         from distributed import as_completed as dask_as_completed
@@ -135,6 +147,9 @@ def run_sweep(
                 results[i] = result
                 if on_done is not None:
                     on_done(result, False)
+        except KeyboardInterrupt:
+            ex.interrupt()
+            raise
         finally:
             ex.close()
     by_instance: dict[str, list[int]] = {}

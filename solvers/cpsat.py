@@ -8,6 +8,7 @@ from typing import Any
 
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
+from packgap.solvers.interrupt import stoppable
 from packgap.solvers.outcome import SolveOptions, SolverOutcome, status_from_gap
 
 
@@ -35,12 +36,14 @@ def solve_cpsat(model: Any, options: SolveOptions) -> tuple[SolverOutcome, Any]:
     solver.parameters.num_workers = options.threads
     solver.parameters.random_seed = options.seed
     solver.parameters.relative_gap_limit = options.mip_gap
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C must interrupt, not become a timeout
     if options.time_limit is not None:
         solver.parameters.max_time_in_seconds = options.time_limit
     if options.deterministic_time is not None:
         solver.parameters.max_deterministic_time = options.deterministic_time
     start = time.perf_counter()
-    code = solver.solve(model)
+    with stoppable(solver.stop_search):
+        code = solver.solve(model)
     wall = time.perf_counter() - start
     has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     objective = float(solver.objective_value) if has_solution else None

@@ -13,6 +13,7 @@ from typing import Any
 from packgap.deadline import interrupt_after
 from packgap.errors import SolverUnavailableError, TimeLimitReached
 from packgap.result import Status
+from packgap.solvers.interrupt import stoppable
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions, SolverOutcome, status_from_gap
 
 #: The model was just handed over whole: skip Pyomo's walk looking for changes.
@@ -38,6 +39,14 @@ def _highs() -> Any:
     if not solver.available():
         raise SolverUnavailableError("HiGHS is not available: install highspy==1.12.0")
     return solver
+
+
+def _cancel(solver: Any) -> None:
+    """Stop Pyomo's running HiGHS: its ``highspy.Highs`` (created inside ``solve``, with
+    user interrupts enabled by Pyomo) is the private ``_solver_model``, the only handle."""
+    highs = getattr(solver, "_solver_model", None)
+    if highs is not None:
+        highs.cancelSolve()
 
 
 def version() -> str:
@@ -76,7 +85,8 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
             message = f"time limit spent handing the model to HiGHS ({time.perf_counter() - start:.3g} s)"
             return SolverOutcome(Status.TIMEOUT, None, None, time.perf_counter() - start, "highs", version(), message)
         config["time_limit"] = left
-    results = solver.solve(model, **config, auto_updates=_NO_UPDATES)
+    with stoppable(lambda: _cancel(solver)):
+        results = solver.solve(model, **config, auto_updates=_NO_UPDATES)
     wall = time.perf_counter() - start
     has_solution = results.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
     if has_solution:

@@ -21,6 +21,7 @@ import numpy as np
 
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
+from packgap.solvers.interrupt import stoppable
 from packgap.solvers.outcome import SolveOptions
 
 
@@ -70,6 +71,7 @@ class HighsModel:
         self._hs = hs
         self.highs = hs.Highs()
         self.highs.setOptionValue("output_flag", False)
+        self.highs.HandleUserInterrupt = True  # lets cancelSolve stop a running solve (Ctrl-C)
         self.highs.setOptionValue("threads", options.threads)
         self.highs.setOptionValue("random_seed", options.seed)
         self.highs.setOptionValue("mip_rel_gap", options.mip_gap)
@@ -134,7 +136,8 @@ class HighsModel:
         if not warm:
             self.highs.clearSolver()
         start = time.perf_counter()
-        self.highs.run()
+        with stoppable(self.highs.cancelSolve):
+            self.highs.run()
         wall = time.perf_counter() - start
         model_status = self.highs.getModelStatus()
         info = self.highs.getInfo()
