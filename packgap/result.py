@@ -27,17 +27,22 @@ class Status(StrEnum):
 
 
 def certified_gap(objective: float | None, bound: float | None) -> float | None:
-    """(objective - bound) / max(|objective|, eps) for minimisation; None without both."""
+    """(objective - bound) / max(|objective|, eps) for minimisation; None without both (or
+    where the quotient overflows: a bound of -1e299 beside a zero objective proves nothing)."""
     if objective is None or bound is None:
         return None
-    return max(0.0, objective - bound) / max(abs(objective), GAP_EPS)
+    return _finite(max(0.0, objective - bound) / max(abs(objective), GAP_EPS))
 
 
 def primal_gap(objective: float | None, best_known: float | None) -> float | None:
     """(objective - best known objective) / max(|objective|, eps); None without both."""
     if objective is None or best_known is None:
         return None
-    return max(0.0, objective - best_known) / max(abs(objective), GAP_EPS)
+    return _finite(max(0.0, objective - best_known) / max(abs(objective), GAP_EPS))
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 def beats(objective: float, bound: float) -> bool:

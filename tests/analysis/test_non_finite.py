@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from packgap import jsonio
@@ -45,6 +45,7 @@ def _result(**fields: object) -> SolveResult:
 
 @settings(max_examples=60, deadline=None)
 @given(objective=NUMBER, bound=NUMBER, metric=NUMBER)
+@example(objective=0.0, bound=-1.797693134862316e299, metric=None)  # the derived gap overflowed
 def test_every_result_writes_as_json_and_reads_back(objective, bound, metric) -> None:
     result = _result(objective=objective, bound=bound, metrics={"m": metric, "ok": 2.0})
     text = jsonio.dumps(result.to_dict())
