@@ -22,7 +22,7 @@ from packgap.analysis import registry
 from packgap.analysis.cliutil import fmt, out, progress, reports_errors
 from packgap.analysis.kit import Demo, FamilyKit, GeneratorNote, check_options
 from packgap.errors import PackgapError
-from packgap.result import SolveResult, Status, certified_gap
+from packgap.result import SolveResult, Status
 
 
 @dataclass(frozen=True)
@@ -36,15 +36,20 @@ class DemoTable:
 
     @property
     def best_bound(self) -> float | None:
-        """The tightest lower bound any method proved (a proven optimum counts as one)."""
+        """The tightest lower bound any method proved for every solution (an optimum counts as
+        one only when it holds for every class: sharing's exact-bb is non-preemptive)."""
         bounds = [r.bound for r in self.results if r.bound is not None]
-        bounds += [r.objective for r in self.results if r.status == Status.OPTIMAL and r.objective is not None]
+        bounds += [
+            r.objective for r in self.results if r.status == Status.OPTIMAL and r.objective is not None and not r.scope
+        ]
         return max(bounds) if bounds else None
 
-    def certified_gap(self, result: SolveResult) -> float | None:
-        """``(objective - best bound) / |objective|``: the method is at most this far above the
-        optimum; 0 means proven optimal."""
-        return certified_gap(result.objective, self.best_bound)
+    @staticmethod
+    def certified_gap(result: SolveResult) -> float | None:
+        """Against the proven optimum of the result's own class where there is one, else
+        against the best bound valid for every class (``compare``'s class and bound gaps):
+        the method is at most this far above the optimum; 0 means proven optimal."""
+        return result.class_gap if result.class_gap is not None else result.bound_gap
 
 
 def demo_kits(names: Sequence[str] = ()) -> list[FamilyKit]:
@@ -91,6 +96,8 @@ DEMO_LEGEND = """Each table: one small instance of one family, the paper's heuri
   objective      the family's evaluator's score of the answer (lower is better)
   bound          a lower bound the method proved
   certified gap  (objective - best proven bound) / objective: at most this far above the optimum
+                 (sharing: against the proven non-preemptive optimum for FIFO, SJF, SJF-FFS and
+                 SJF-BSBF; preemptive Tiresias against the bound valid for every policy)
   best-found gap (objective - best objective of any method) / objective
   seconds        wall time on this machine"""
 DEMO_FIGURES = (
