@@ -211,11 +211,27 @@ def _covers_data(found: Any, renderer: Any, axes: Sequence[Any]) -> bool:
     return False
 
 
+def _hidden_bars(ax: Any) -> int:
+    """How many bars of ``ax`` a bar of a later series covers whole: a series drawn at another's
+    offset hides it (a smaller part drawn over its total, as late over doomed jobs, stays seen)."""
+    from matplotlib.container import BarContainer
+
+    containers = (c for c in ax.containers if isinstance(c, BarContainer))
+    series = [[b for b in (bar.get_bbox() for bar in c) if b.width and b.height] for c in containers]
+    hidden = 0
+    for i, bars in enumerate(series):
+        for box in bars:
+            later = (o for rest in series[i + 1 :] for o in rest)
+            if any(o.x0 <= box.x0 and o.x1 >= box.x1 and o.y0 <= box.y0 and o.y1 >= box.y1 for o in later):
+                hidden += 1
+    return hidden
+
+
 def problems(fig: Any) -> list[str]:
     """What keeps a drawn figure from reading well in a paper: a legend over any axes' data
     or reaching outside the figure; a title wider than the figure; an axes with tick labels
     but no axis label; a variable name (``a_b``) in a label, tick or legend; a log axis
-    ticked in powers of ten."""
+    ticked in powers of ten; bars of one series drawn over another's."""
     renderer = fig.canvas.get_renderer()
     axes = [ax for ax in fig.axes if ax.get_visible()]
     legends = [ax.get_legend() for ax in axes if ax.get_legend() is not None] + list(fig.legends)
@@ -234,6 +250,8 @@ def problems(fig: Any) -> list[str]:
         if box.x0 < whole.x0 - 1 or box.x1 > whole.x1 + 1:
             found.append(f"the title {title.get_text()!r} is wider than the figure")
     for ax in axes:
+        if hidden := _hidden_bars(ax):
+            found.append(f"{hidden} bars of {ax.get_title()!r} are hidden behind another series' bars")
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
             ticks = [t.get_text() for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
             label = axis.get_label().get_text()

@@ -49,7 +49,8 @@ def _bound(rows: Sequence[Mapping[str, Any]]) -> float:
 def _bars(ax: Any, rows: Sequence[Mapping[str, Any]], metric: str, scale: float, **bar: Any) -> None:
     """One bar per policy (its own colour), mean over seeds with sd bars from 3 seeds on."""
     means, spread = seed_bars([[v / scale for v in _values(rows, p, metric)] for p in POLICIES])
-    xs = [i + bar.pop("offset", 0.0) for i in range(len(POLICIES))]
+    offset = bar.pop("offset", 0.0)
+    xs = [i + offset for i in range(len(POLICIES))]
     ax.bar(xs, means, yerr=spread, capsize=3, **bar)
 
 

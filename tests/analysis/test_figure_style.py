@@ -64,6 +64,19 @@ def test_a_legend_over_bars_is_found() -> None:
     assert any("covers data" in p for p in problems(fig))
 
 
+def test_bars_of_one_series_over_another_are_found() -> None:
+    fig, ax = _bars()
+    ax.bar([0, 1, 2], [6, 4, 6], label="theirs")
+    fig.canvas.draw()
+    assert [p for p in problems(fig) if "hidden" in p] == ["2 bars of '' are hidden behind another series' bars"]
+    side, bx = _bars()
+    bx.bar([0.5, 1.5, 2.5], [3, 3, 3], width=0.2, label="beside")
+    bx.bar([0, 1, 2], [2, 2, 2], bottom=[5, 5, 5], label="stacked")
+    bx.bar([0, 1, 2], [1, 1, 1], label="part of ours")
+    side.canvas.draw()
+    assert not any("hidden" in p for p in problems(side))
+
+
 def test_the_free_corner_or_outside() -> None:
     fig, ax = _bars()
     ax.set_ylim(0, 9)
