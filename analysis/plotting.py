@@ -18,6 +18,7 @@ without it).
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 import warnings
@@ -53,8 +54,8 @@ COLORS = {
     **dict.fromkeys(("none", "baseline", "full search"), GREY),
     **dict.fromkeys(("exact", "optimum", "exact grid optimum", "bound"), BLACK),
 }
-#: Narrowest gap band (percentage points) a title may promise: thinner ones do not show.
-VISIBLE = 0.05
+#: Narrowest gap band a title may promise, as a share of its y axis' span: thinner ones do not show.
+VISIBLE = 0.01
 #: A label that is a variable name (``duration_median_s``), not words.
 VARIABLE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
@@ -126,6 +127,20 @@ def log_axis(
         ticks = sorted(set(values))
         getattr(ax, f"set_{axis}ticks")(ticks, [f"{v:g}" for v in ticks])
     which.set_minor_formatter(NullFormatter())
+
+
+def band_shows(ax: Any, low: Sequence[float], high: Sequence[float]) -> bool:
+    """Whether the band between ``low`` and ``high`` is wide enough to see on ``ax`` as scaled now."""
+    widths = [h - lo for lo, h in zip(low, high, strict=True) if math.isfinite(h - lo)]
+    bottom, top = ax.get_ylim()
+    return bool(widths) and max(widths) >= VISIBLE * abs(top - bottom)
+
+
+def band_note(low: Sequence[float], high: Sequence[float]) -> str:
+    """What a title says of a band too thin to draw: how close the proven bounds are."""
+    widths = [h - lo for lo, h in zip(low, high, strict=True) if math.isfinite(h - lo)]
+    widest = max(widths, default=0.0)
+    return f"proven bounds within {widest:.2g} points" if widest > 0 else "every one proven optimal"
 
 
 def seed_bars(values: Sequence[Sequence[float]]) -> tuple[list[float], list[float] | None]:

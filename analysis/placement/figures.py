@@ -13,7 +13,8 @@ from typing import Any
 
 from packgap.analysis.plotting import (
     BLACK,
-    VISIBLE,
+    band_note,
+    band_shows,
     color,
     figure_legend,
     legend,
@@ -182,26 +183,35 @@ def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Pa
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     policies = list(dict.fromkeys(r["policy"] for r in rows))
     fig, axes = _figure(12.8, 4.0 * math.ceil((len(workloads) + 1) / 2), 2, math.ceil((len(workloads) + 1) / 2))
-    bands = False
+    shown, lows, highs = False, [], []
     for ax, w in zip(axes, workloads, strict=False):
+        spans = []
         for r in (r for r in rows if r["workload"] == w):
             hours = [i * r["round_length_s"] / 3600 for i in r["round"]]
             low = [100 * (primal_gap(o, e) or math.nan) for o, e in zip(r["objective"], r["exact"], strict=True)]
             high = [100 * (certified_gap(o, b) or math.nan) for o, b in zip(r["objective"], r["bound"], strict=True)]
-            mine = color(r["policy"])
-            ax.plot(hours, low, lw=0.8, color=mine, label=LABELS[r["policy"]], drawstyle="steps-post")
-            bands |= any(h > lo + VISIBLE for lo, h in zip(low, high, strict=True))
-            ax.fill_between(hours, low, high, color=mine, alpha=0.3, lw=0, step="post")
+            ax.plot(hours, low, lw=0.8, color=color(r["policy"]), label=LABELS[r["policy"]], drawstyle="steps-post")
+            spans.append((r["policy"], hours, low, high))
+            lows += low
+            highs += high
+        for policy, hours, low, high in spans:
+            if band_shows(ax, low, high):
+                shown = True
+                ax.fill_between(hours, low, high, color=color(policy), alpha=0.3, lw=0, step="post")
         ax.set(xlabel="simulated time (h)", ylabel="gap to the round optimum (%)", title=f"workload {w}")
         legend(ax, outside=True)
     summary = axes[len(workloads)]
-    summary.boxplot([[100 * g for g in primal([r for r in rows if r["policy"] == p])] for p in policies])
+    per_policy = [[100 * g for g in primal([r for r in rows if r["policy"] == p])] for p in policies]
+    boxes = summary.boxplot(per_policy, patch_artist=True, medianprops={"color": BLACK})
+    for box, policy in zip(boxes["boxes"], policies, strict=True):
+        box.set(facecolor=color(policy), alpha=0.6)
     summary.set_xticks(range(1, len(policies) + 1), [LABELS[p] for p in policies], rotation=20, fontsize=7)
-    shown = "the workload" if len(workloads) == 1 else f"all {len(workloads)} workloads shown"
-    summary.set(xlabel="placement policy", ylabel="per-round gap (%)", title=f"every round of {shown}")
+    which = "the workload" if len(workloads) == 1 else f"all {len(workloads)} workloads shown"
+    rounds = min(len(g) for g in per_policy)
+    summary.set(xlabel="placement policy", ylabel="per-round gap (%)", title=f"every round of {which} (n = {rounds})")
     for ax in axes[len(workloads) + 1 :]:
         ax.set_visible(False)
-    band = "; shaded up to the certified bound" if bands else "; every round solved to optimality"
+    band = "; shaded up to the certified bound" if shown else f"; {band_note(lows, highs)}"
     traces = "one Sia-Philly trace" if len(workloads) == 1 else f"{len(workloads)} Sia-Philly traces"
     fig.suptitle(f"PAL rounds along {traces} vs exact-blocks{band}")
     return save_figure(fig, out_dir, "pal_round_gaps")

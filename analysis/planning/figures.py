@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.plotting import VISIBLE, color, legend, new_figure, panels, save_figure, seeds_note
+from packgap.analysis.plotting import band_note, band_shows, color, legend, new_figure, panels, save_figure, seeds_note
 from packgap.result import certified_gap, primal_gap
 
 HEURISTICS = ("mchp", "fifo", "edf")
@@ -57,14 +57,15 @@ def draw_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     fig = new_figure(12.8, 4.0)
     left, right = panels(fig, 1, 2)
     sizes = sorted({r["groups"] for r in rows})
-    bands = False
+    bands = []
     for method in HEURISTICS:
         low = _errorbar(left, sizes, [[100 * g for g in gaps(rows, method, n)] for n in sizes], method)
-        high = [mean([100 * g for g in gaps(rows, method, n, certified=True)]) for n in sizes]
-        if any(h > lo + VISIBLE for lo, h in zip(low, high, strict=True)):
-            bands = True
-            left.fill_between(sizes, low, high, color=color(method), alpha=0.2, lw=0)
-    title = "(a) gap; band: up to the proven bound" if bands else "(a) gap (every plan proven optimal)"
+        bands.append((method, low, [mean([100 * g for g in gaps(rows, method, n, certified=True)]) for n in sizes]))
+    shown = [(m, low, high) for m, low, high in bands if band_shows(left, low, high)]
+    for method, low, high in shown:
+        left.fill_between(sizes, low, high, color=color(method), alpha=0.2, lw=0)
+    lows, highs = [v for b in bands for v in b[1]], [v for b in bands for v in b[2]]
+    title = "(a) gap; band: up to the proven bound" if shown else f"(a) gap ({band_note(lows, highs)})"
     left.set(xlabel="groups (-)", ylabel="gap to the best exact plan (%)", title=title)
     runs = [(m, list(instances(rows, m).values())) for m in HEURISTICS] + [("optimum", _best(rows))]
     for method, mine in runs:
