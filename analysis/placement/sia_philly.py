@@ -83,5 +83,12 @@ def simulate_policy(
     chosen = cluster_policy(policy, cluster, artifact=readings == "artifact")
     jobs = sia.workloads[workload]
     return simulate(
-        cluster, jobs, fifo, chosen.place, sticky=chosen.sticky, round_length=sia.round_length, observe=observe
+        cluster,
+        jobs,
+        fifo,
+        chosen.place,
+        sticky=chosen.sticky,
+        round_length=sia.round_length,
+        observe=observe,
+        repeats=chosen.repeats,
     )

@@ -39,7 +39,14 @@ def run(
         raise UnknownNameError("scheduler", scheduler, list(SCHEDULERS))
     chosen = cluster_policy(policy, cluster, **policy_params)
     return simulate(
-        cluster, jobs, SCHEDULERS[scheduler], chosen.place, sticky=chosen.sticky, round_length=round_length, seed=seed
+        cluster,
+        jobs,
+        SCHEDULERS[scheduler],
+        chosen.place,
+        sticky=chosen.sticky,
+        round_length=round_length,
+        seed=seed,
+        repeats=chosen.repeats,
     )
 
 
@@ -78,6 +85,7 @@ def simulate_trace(
         round_length=trace.round_length,
         seed=seed,
         observe=observe,
+        repeats=policy.repeats,
     )
 
 

@@ -32,11 +32,13 @@ BINNING_DEFAULTS: Mapping[str, Any] = {"two_sided_outliers": True, "artifact_bin
 
 @dataclass(frozen=True)
 class Policy:
-    """A configured policy: ``place(round, seed)``; ``sticky`` jobs keep their GPUs until they end."""
+    """A configured policy: ``place(round, seed)``; ``sticky`` jobs keep their GPUs until they end;
+    ``repeats``: it places a round as it placed an equal one (no seed, no remaining work read)."""
 
     name: str
     place: Callable[[PlacementInstance, int], PlacementSolution]
     sticky: bool
+    repeats: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class PolicySpec:
     sticky: bool
     binned: bool
     artifact: Mapping[str, Any] = field(default_factory=dict)
+    seeded: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -64,10 +67,11 @@ class PolicySpec:
         if unknown:
             raise PackgapError(f"placement policy {self.name!r} has no parameter {', '.join(unknown)}")
         if not self.binned:
-            return Policy(self.name, self.heuristic, self.sticky)
+            return Policy(self.name, self.heuristic, self.sticky, repeats=not self.seeded)
         given = {**self.defaults, **params}
         bins = policy_bins(scores, two_sided=given.pop("two_sided_outliers"), artifact=given.pop("artifact_bins"))
-        return Policy(self.name, functools.partial(self.heuristic, bins=bins, **given), self.sticky)
+        place = functools.partial(self.heuristic, bins=bins, **given)
+        return Policy(self.name, place, self.sticky, repeats=not self.seeded)
 
 
 def policy_bins(scores: PlacementInstance | Cluster, *, two_sided: bool, artifact: bool) -> dict[str, ClassBins]:
@@ -120,6 +124,7 @@ POLICIES: dict[str, PolicySpec] = {
             random_placement,
             sticky=True,
             binned=False,
+            seeded=True,
         ),
         PolicySpec(
             "random-non-sticky",
@@ -127,6 +132,7 @@ POLICIES: dict[str, PolicySpec] = {
             random_placement,
             sticky=False,
             binned=False,
+            seeded=True,
         ),
     )
 }

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -67,6 +68,23 @@ def test_las_preempts_and_sticky_jobs_keep_gpus() -> None:
     assert res.finish["long"] == 1100.0
 
 
+def _observed(cluster: Cluster, jobs: list[SimJob], scheduler: Any, policy: Any, repeats: bool) -> tuple[Any, ...]:
+    """The run and every round it placed (jobs and allocations), with or without repeated rounds taken over."""
+    seen: list[tuple[Any, Any]] = []
+    res = simulate(
+        cluster,
+        jobs,
+        scheduler,
+        policy.place,
+        sticky=policy.sticky,
+        round_length=100.0,
+        seed=3,
+        observe=lambda i, s: seen.append((i.jobs, i.unavailable, s.allocations)),
+        repeats=repeats,
+    )
+    return res, seen
+
+
 def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
     cluster = Cluster(2, 4, ("A", "B"), {"A": (0.9, 1.0, 1.1, 2.5, 0.95, 1.0, 1.0, 1.2), "B": (1.0,) * 8}, 1.7)
     jobs = [_job(str(i), g, 100.0 * i, 500.0 + 100 * i, "AB"[i % 2]) for i, g in enumerate((1, 4, 2, 8, 3, 1, 6))]
@@ -76,6 +94,10 @@ def test_every_policy_and_scheduler_runs_a_trace(tmp_path: Path) -> None:
             res = simulate(cluster, jobs, scheduler, policy.place, sticky=policy.sticky, round_length=100.0, seed=3)
             assert set(res.jct) == {j.id for j in jobs}
             assert all(0 <= u <= 1 for u in res.utilisation)
+            if policy.repeats:
+                assert _observed(cluster, jobs, scheduler, policy, True) == _observed(
+                    cluster, jobs, scheduler, policy, False
+                ), name
     with pytest.raises(PackgapError, match="more GPUs than the cluster"):
         simulate(cluster, [_job("x", 9, 0.0, 1.0)], fifo, POLICIES["pal"].heuristic, sticky=False)
     with pytest.raises(PackgapError, match="no tracked job"):
