@@ -14,7 +14,8 @@ from typing import Any
 from packgap.analysis.kit import PaperValue, Reproduction, Tick, side
 from packgap.analysis.packing import figures
 from packgap.analysis.packing.muri_misses import muri_misses, muri_values
-from packgap.analysis.packing.reproduce import PAPER_JOBS, mean, offline, online_metrics_row, online_run
+from packgap.analysis.packing.online_causes import mean
+from packgap.analysis.packing.reproduce import PAPER_JOBS, offline, online_metrics_row, online_run
 
 # --- the direction of Table 12 (issue 13) --------------------------------------------
 

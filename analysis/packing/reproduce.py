@@ -29,13 +29,13 @@ the rows), which the online policy applies before taking its snapshot of the fre
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side, work_limited
 from packgap.analysis.packing import figures
+from packgap.analysis.packing.online_causes import SHORTEST_FIRST, online_summary, planner_cause, tail_cause
 
 #: CUCKOO Table 3 (ms): S, F, B, C and the section 3.2.1 synchronisation rule.
 TABLE3 = {
@@ -75,6 +75,7 @@ SYSTEMS: dict[str, tuple[str, dict[str, Any]]] = {
     "EDF": ("dab+edf", {}),
     "CUCKOO-Homo": ("dab+mchp", BLIND),
     "Muri-Hetero": ("blossom+mchp", {}),
+    SHORTEST_FIRST: ("dab+mchp", {"gpu_order": "shortest-first"}),
 }
 _C = (1.0, 0.7716, 1.0)
 #: Tables 9-14: system -> (Norm. JCT, deadline satisfaction, Norm. tail JCT).
@@ -87,16 +88,6 @@ PAPER_ONLINE: dict[str, dict[str, tuple[float, float, float]]] = {
 }
 PAPER_ONLINE["Table 14"]["Muri"] = PAPER_ONLINE["Table 9"]["Muri"]
 PAPER_JOBS = 521
-#: Why a system beats CUCKOO on JCT or deadlines (in the quick and the 521-job runs: EDF).
-PLANNER_CAUSE = (
-    "measured: EDF also beats CUCKOO on the full 521-job workload, 3 seeds (Norm. JCT 0.78, README), and offline "
-    "EDF's plans lie nearer the proven optimum than MCHP's (planning-gaps): in packgap's reading of eq. 13-14 MCHP is "
-    "not the better planner; the cause inside MCHP is not found yet"
-)
-
-
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else math.nan
 
 
 # --- Table 4 -------------------------------------------------------------------------
@@ -304,47 +295,11 @@ def online_rows(seeds: Sequence[int], jobs: int, exact_limit: float | None, tick
     return rows
 
 
-def online_summary(rows: Sequence[Mapping[str, Any]], system: str) -> dict[str, float]:
-    """Seed means: metrics, JCT and tail JCT over CUCKOO's of the same seed, and the mean JCT's
-    certified gap to the seed's lower bound (``gap``: the same on every run) and to its best
-    (highest) reference (``gap_best``: exact-ti's offline bound depends on its wall-clock limit)."""
-    from packgap.result import certified_gap
-
-    runs = {(r["seed"], r["system"]): r for r in rows if r["kind"] == "run"}
-    seeds = sorted(s for s, name in runs if name == system)
-    refs = [r for r in rows if r["kind"] == "reference"]
-    best = {s: max(r["mean_jct_s"] for r in refs if r["seed"] == s) for s in seeds}
-    bound = {s: max(r["mean_jct_s"] for r in refs if r["seed"] == s and r["reference"] == "lower bound") for s in seeds}
-    mine = [runs[s, system] for s in seeds]
-    ours = [runs[s, "CUCKOO"] for s in seeds]
-    return {
-        "norm_jct": mean([m["mean_jct_s"] / c["mean_jct_s"] for m, c in zip(mine, ours, strict=True)]),
-        "norm_tail": mean([m["p99_jct_s"] / c["p99_jct_s"] for m, c in zip(mine, ours, strict=True)]),
-        "satisfaction": mean([m["deadline_satisfaction"] for m in mine]),
-        "mean_jct_s": mean([m["mean_jct_s"] for m in mine]),
-        "gap": mean([certified_gap(m["mean_jct_s"], bound[s]) or 0.0 for m, s in zip(mine, seeds, strict=True)]),
-        "gap_best": mean([certified_gap(m["mean_jct_s"], best[s]) or 0.0 for m, s in zip(mine, seeds, strict=True)]),
-    }
-
-
-def _tail(rows: Sequence[Mapping[str, Any]], system: str) -> str:
-    """Why a system's tail beats CUCKOO's, from the runs: the two p99 JCTs and deadlines met."""
-    mine, ours = online_summary(rows, system), online_summary(rows, "CUCKOO")
-    p99 = {
-        name: mean([r["p99_jct_s"] for r in rows if r["kind"] == "run" and r["system"] == name])
-        for name in (system, "CUCKOO")
-    }
-    return (
-        f"measured: p99 JCT {p99[system]:.0f} s vs CUCKOO's {p99['CUCKOO']:.0f} s while CUCKOO meets "
-        f"{ours['satisfaction']:.0%} of deadlines vs {mine['satisfaction']:.0%}: DAB orders by deadline, so long "
-        "jobs with lax deadlines wait to the end (the trade-off the paper states for Muri and FIFO, section 4.2)"
-    )
-
-
 def compare_online(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     """Each system's normalised JCT and tail on the paper's side of CUCKOO's (1), and its
     deadline satisfaction below CUCKOO's, with the measured cause of each disagreement."""
     out = []
+    planner = planner_cause(rows)
     for table, systems in PAPER_ONLINE.items():
         for system, (jct, satisfaction, tail) in systems.items():
             s = online_summary(rows, system)
@@ -352,15 +307,15 @@ def compare_online(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
             cuckoo = system == "CUCKOO"
             met = None if cuckoo else Direction("<", "CUCKOO deadline satisfaction")
             for quantity, paper, ours, direction, said, cause in (
-                ("Norm. JCT", jct, s["norm_jct"], equal() if cuckoo else side(jct, 1.0), note, PLANNER_CAUSE),
-                ("deadline satisfaction", satisfaction, s["satisfaction"], met, "", PLANNER_CAUSE),
+                ("Norm. JCT", jct, s["norm_jct"], equal() if cuckoo else side(jct, 1.0), note, planner),
+                ("deadline satisfaction", satisfaction, s["satisfaction"], met, "", planner),
                 (
                     "Norm. tail JCT",
                     tail,
                     s["norm_tail"],
                     equal() if cuckoo else side(tail, 1.0),
                     "",
-                    _tail(rows, system),
+                    tail_cause(rows, system),
                 ),
             ):
                 value = PaperValue(table, f"{system} {quantity}", paper, ours, "", said, direction, cause=cause)

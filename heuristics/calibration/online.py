@@ -83,6 +83,9 @@ class Policy:
     calibrations: int = 0
     search_s: float = 0.0
     unequal_sets: int = 0
+    #: Sets in which some job's workers run at different speeds under free competition: the
+    #: only sets whose step time LISS changes (elsewhere every worker of a job is equally fast).
+    straggler_sets: int = 0
 
     def __post_init__(self) -> None:
         self.cluster = Cluster(self.workload.nodes, self.workload.gpus_per_node)
@@ -148,6 +151,8 @@ class Policy:
         )
         if len({len(j.gpus) for j in jobs}) > 1:
             self.unequal_sets += 1
+        if any(max(v) - min(v) > 1e-9 for v in free_competition(instance).speeds(instance)):
+            self.straggler_sets += 1
         self.calibrations += 1
         charge: dict[str, float] = {}
         if self.variant in ("baseline", "unequal", "aggressive"):
@@ -202,6 +207,7 @@ def metrics(workload: Workload, policy: Policy, run: Run) -> dict[str, float]:
     records = [run.records[j.id] for j in workload.jobs]
     met = sum(r.finish <= j.deadline + 1e-6 for r, j in zip(records, workload.jobs, strict=True))
     n = max(1, len(records))
+    last = max(workload.jobs, key=lambda j: (run.records[j.id].finish, j.id))
     return {
         "jobs": float(len(records)),
         "mean_jct_s": sum(r.completion for r in records) / n,
@@ -211,6 +217,12 @@ def metrics(workload: Workload, policy: Policy, run: Run) -> dict[str, float]:
         "deadline_ratio": met / n,
         "calibrations": float(policy.calibrations),
         "unequal_sets": float(policy.unequal_sets),
+        "straggler_sets": float(policy.straggler_sets),
+        # The job that sets the makespan, and the makespan of solo work spread over every GPU
+        # from time 0 (what the cluster's load alone implies, packing gains aside).
+        "last_job_gpus": float(last.world_size),
+        "last_job_queuing_s": run.records[last.id].queuing,
+        "solo_load_s": sum(policy.solo[j.id] * j.world_size for j in workload.jobs) / workload.gpu_count,
         "search_time_s": policy.search_s,
     }
 

@@ -69,7 +69,7 @@ PACKER_STAGES: dict[Packer, Stage] = {
     "none": Stage("no packing", ()),
 }
 PLANNER_STAGES: dict[Planner, Stage] = {
-    "mchp": Stage("MCHP min-cost (GPU type, order) matching", ("deadline_weight",)),
+    "mchp": Stage("MCHP min-cost (GPU type, order) matching", ("deadline_weight", "gpu_order")),
     "fifo": Stage("FIFO planning", ("gpu_choice",)),
     "edf": Stage("EDF planning", ("gpu_choice",)),
 }
@@ -87,6 +87,7 @@ class PipelineOptions:
     estimator: Interleaving | None = None
     anti_overpacking: bool = True
     deadline_weight: float = 1.0
+    gpu_order: Literal["slots", "shortest-first"] = "slots"
     gpu_choice: Literal["earliest-finish", "earliest-start"] = "earliest-finish"
     backend: Literal["rustworkx", "networkx"] = "rustworkx"
     window_s: float = 1000.0
@@ -216,7 +217,7 @@ def schedule_plans(instance: PackingInstance, plans: Sequence[Plan]) -> PackingS
 
 def _planner(planner: Planner, options: PipelineOptions) -> Callable[[PlanningInstance], PlanningSolution]:
     if planner == "mchp":
-        return lambda p: mchp(p, options.deadline_weight)
+        return lambda p: mchp(p, options.deadline_weight, gpu_order=options.gpu_order)
     if planner == "fifo":
         return lambda p: fifo(p, options.gpu_choice)
     if planner == "edf":

@@ -9,7 +9,9 @@ says free GPUs are not taken first "because the completion time of J_k is determ
 those shared GPUs"; read as: shared GPUs first, free GPUs only to complete the gang
 (``free_gpus_first=True`` takes all free GPUs first, as the co-authors' testbed code
 Lai-JX/Scheduler does). A job whose pairs all say SF false, or that still lacks GPUs,
-goes back to the queue.
+goes back to the queue. ``share_flag=False`` ignores Algorithm 2's SF and shares with
+every partner beside which a sub-batch fits: not the paper's algorithm, an experiment that
+measures what Theorem 1's declines change (the Fig. 6b reproduction runs it).
 
 Readings where the paper is silent: a job takes only as many of a partner's lone GPUs as
 it still needs (partial sharing, Fig. 1c); its sub-batch is the smallest b that Algorithm 2
@@ -27,14 +29,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from packgap.heuristics.sharing.batch_scaling import sharing_table
+from packgap.heuristics.sharing.batch_scaling import SharingTable, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
 from packgap.heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
-def place_job(view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs | None = None) -> bool:
+def place_job(
+    view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs | None = None, share_flag: bool = True
+) -> bool:
     """Algorithm 1, lines 3-19, for one job; True when the job was started. ``pairs``:
     Algorithm 2's row for this job against the current G_OJ, when already computed."""
     if view.free_count >= job.gpus:
@@ -45,7 +49,7 @@ def place_job(view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs 
         return False
     if pairs is None:
         table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models)
-        pairs = Pairs(table.share[0], table.batch[0], table.t[0])
+        pairs = Pairs(_flags(table, share_flag)[0], table.batch[0], table.t[0])
     chosen = np.flatnonzero(pairs.share)
     if view.free_count + int(lone.count[chosen].sum()) < job.gpus:
         return False
@@ -71,7 +75,12 @@ class Pairs:
     t: np.ndarray
 
 
-def in_order(free_gpus_first: bool) -> OnlinePolicy:
+def _flags(table: SharingTable, share_flag: bool) -> np.ndarray:
+    """Algorithm 2's SF, or (``share_flag=False``) whether any sub-batch fits beside the partner."""
+    return table.share if share_flag else np.isfinite(table.t)
+
+
+def in_order(free_gpus_first: bool, share_flag: bool = True) -> OnlinePolicy:
     """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order.
 
     A job that is not started leaves the cluster as it was, so Algorithm 2 runs once for
@@ -95,22 +104,23 @@ def in_order(free_gpus_first: bool) -> OnlinePolicy:
                     later = [j for j in jobs[i:] if view.free_count < j.gpus <= room]
                     lone = view.lone_holders()
                     table = sharing_table(view.perf, [j.id for j in later], lone.remaining_solo, lone.room, lone.models)
-                    served = view.free_count + table.share @ lone.count >= np.array([j.gpus for j in later])
+                    share = _flags(table, share_flag)
+                    served = view.free_count + share @ lone.count >= np.array([j.gpus for j in later])
                     rows = {j.id: r for r, j in enumerate(later)}
                 r = rows[job.id]
                 if not served[r]:
                     continue
-                pairs = Pairs(table.share[r], table.batch[r], table.t[r])
-            if place_job(view, job, free_gpus_first, pairs):
+                pairs = Pairs(share[r], table.batch[r], table.t[r])
+            if place_job(view, job, free_gpus_first, pairs, share_flag):
                 room = view.shareable()
                 table = None
 
     return policy
 
 
-def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False) -> SharingSolution:
+def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False, share_flag: bool = True) -> SharingSolution:
     """SJF-BSBF over the whole workload (online, non-preemptive)."""
-    return run_online(instance, in_order(free_gpus_first), priority=solo_length)
+    return run_online(instance, in_order(free_gpus_first, share_flag), priority=solo_length)
 
 
 def bsbf_in_order(

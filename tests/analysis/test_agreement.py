@@ -27,6 +27,15 @@ def test_a_disagreement_without_a_note_is_unexplained() -> None:
     assert unexplained(_table(1.2, 1.0)) == []
 
 
+def test_a_tie_in_the_last_bits_is_no_step_up() -> None:
+    base = PaperValue("Fig. 12", "gavel + unequal", 1.01, 20622.0 / 20938.421926528445, "x")
+    after = Direction(">", "gavel + unequal")
+    liss = PaperValue("Fig. 12", "gavel + liss", 1.10, 20622.0 / 20938.421926528437, "x", direction=after)
+    assert liss.ours is not None and base.ours is not None and liss.ours > base.ours
+    assert agrees(liss, [base, liss]) == NO
+    assert agrees(PaperValue("Fig. 6b", "r", 0.1, 1e-12, "", direction=Direction(">", 0.0)), []) == YES
+
+
 def test_equality_and_sides() -> None:
     exact = PaperValue("Table 4", "R_2", 363.0, 363.0, "ms", direction=equal())
     near = PaperValue("Fig. 15", "ratio", 0.994, 0.98, "", direction=equal(0.01))

@@ -39,6 +39,26 @@ def test_every_variant_finishes_every_job(base):
     assert results["baseline"]["search_time_s"] == results["exact"]["search_time_s"] == 0
     assert results["gimbal"]["search_time_s"] > 0
     assert results["aggressive"]["search_time_s"] == 0 and results["aggressive"]["calibrations"] > 0
+    # Balanced pairs share every GPU of both jobs, so no worker straggles and LISS has nothing to move.
+    assert results["baseline"]["straggler_sets"] == 0
+    for m in results.values():
+        assert 0 <= m["straggler_sets"] <= m["calibrations"]
+        assert m["last_job_queuing_s"] <= m["makespan_s"] and m["last_job_gpus"] >= 1
+        assert m["solo_load_s"] == results["baseline"]["solo_load_s"] > 0
+    if results["unequal"]["straggler_sets"] == 0:
+        assert results["liss"]["makespan_s"] == pytest.approx(results["unequal"]["makespan_s"])
+
+
+def test_straggler_sets_are_where_liss_acts_and_the_gavel_cause_quotes_the_runs():
+    from packgap.analysis.calibration.reproduce import _makespan_cause
+
+    w = generate(24, seed=1, rate=60.0, max_hours=0.5)
+    rows = [{"base": "gavel", "variant": v, **run_workload(w, "gavel", v).metrics} for v in ("unequal", "liss")]
+    assert rows[0]["straggler_sets"] == 3
+    assert rows[1]["mean_jct_s"] < rows[0]["mean_jct_s"]
+    cause = _makespan_cause(rows, "liss")
+    assert f"waits {rows[0]['last_job_queuing_s']:.0f} s for free GPUs under unequal" in cause
+    assert f"{rows[1]['last_job_queuing_s']:.0f} s here" in cause
 
 
 def test_aggressive_variant_packs_like_gimbal_and_keeps_free_competition():

@@ -11,6 +11,7 @@ from packgap.analysis.packing import KIT
 from packgap.analysis.packing import direction as dirn
 from packgap.analysis.packing import muri_misses as muri
 from packgap.analysis.packing import reproduce as rep
+from packgap.analysis.packing.online_causes import SHORTEST_FIRST, online_summary, planner_cause
 from packgap.gpus import GpuType
 from packgap.instances.packing.generator import generate
 from packgap.jsonio import dumps
@@ -67,6 +68,9 @@ def test_online_tables_on_a_small_workload(tmp_path: Path) -> None:
     assert len(every) - len(values) == len(rep.SYSTEMS)
     assert all(v.ours is not None and v.ours > 0 for v in values if "satisfaction" not in v.quantity)
     assert next(v for v in values if v.quantity == "CUCKOO Norm. JCT").ours == 1
+    # EDF's measured cause quotes CUCKOO with MCHP running each GPU shortest first, from the runs.
+    shortest = online_summary(rows, SHORTEST_FIRST)["norm_jct"]
+    assert f"takes CUCKOO's mean JCT to x{shortest:.2f}" in planner_cause(rows)
     _drawn("cuckoo-online", rows, tmp_path)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from packgap.analysis.calibration.figures import PAPER_FIG8
-from tests.readme.quotes import Quote, check, ours, paper, params, quotes
+from tests.readme.quotes import Quote, check, ours, paper, params, quotes, reproduction_rows
 
 SETS = 8
 BASES = ("lucid", "gandiva", "gavel")
@@ -66,6 +66,12 @@ def eight_jobs(method: str) -> float:
     return result.objective
 
 
+def gavel(variant: str, key: str) -> float:
+    """A Gavel run of the quick Fig. 12 ablation (40 Philly jobs on 16 GPUs)."""
+    rows = reproduction_rows("gimbal-fig12", True)
+    return float(next(r[key] for r in rows if (r["base"], r["variant"]) == ("gavel", variant)))
+
+
 FIG8 = "improvement over each base scheduler: GIMBAL gives Lucid JCT"
 QUOTES: list[Quote] = [
     *quotes("| GIMBAL's gap to the grid optimum |", [partial(table3_gap, i, "gimbal_gap") for i in range(SETS)]),
@@ -84,6 +90,25 @@ QUOTES: list[Quote] = [
             Quote(FIG8, 3 * i + 1, partial(fig8, base, "exact calibration"), marks=("slow",)),
             Quote(FIG8, 3 * i + 2, partial(PAPER_FIG8.__getitem__, base)),
         )
+    ),
+    *quotes(
+        "In the Fig. 12 ablation (quick:",
+        [
+            lambda: gavel("baseline", "jobs"),
+            lambda: gavel("baseline", "gpus"),
+            lambda: gavel("baseline", "makespan_s"),
+            lambda: gavel("unequal", "makespan_s"),
+            lambda: gavel("unequal", "last_job_gpus"),
+            lambda: gavel("baseline", "last_job_queuing_s"),
+            lambda: gavel("unequal", "last_job_queuing_s"),
+            lambda: gavel("baseline", "mean_queuing_s"),
+            lambda: gavel("unequal", "mean_queuing_s"),
+            lambda: gavel("baseline", "gpus"),
+            lambda: gavel("baseline", "solo_load_s"),
+            lambda: gavel("liss", "straggler_sets"),
+            lambda: gavel("liss", "calibrations"),
+        ],
+        marks=("traces",),
     ),
     Quote("its untouched all-100 % point,", 0, partial(eight_jobs, "liss-only")),
     Quote("its untouched all-100 % point,", 3, partial(eight_jobs, "exact-frontier")),

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from packgap.analysis.packing.direction import JOBS
+from packgap.analysis.packing.online_causes import SHORTEST_FIRST
 from packgap.analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
 from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows, trace_path
 
@@ -187,6 +188,17 @@ QUOTES: list[Quote] = [
     *(Quote("normalised JCT ours (paper): None", 2 * i + 1, partial(paper_online, s)) for i, s in enumerate(ONLINE)),
     Quote("Deadlines met are lower everywhere (CUCKOO", 0, lambda: 100 * online("CUCKOO", "satisfaction"), marks=SLOW),
     Quote("Deadlines met are lower everywhere (CUCKOO", 1, lambda: 100 * paper_online("CUCKOO", 1)),
+    *(
+        Quote("CUCKOO's mean JCT drops to", i, value, marks=SLOW)
+        for i, value in enumerate(
+            (
+                partial(online, SHORTEST_FIRST),
+                lambda: 100 * online(SHORTEST_FIRST, "satisfaction"),
+                partial(online, "EDF"),
+                lambda: 100 * online("EDF", "satisfaction"),
+            )
+        )
+    ),
     *quotes(
         "* **Muri trace** (40 jobs, V100:32): all",
         [

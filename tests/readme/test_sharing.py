@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from tests.readme.quotes import Quote, check, ours, params, quotes
+from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows
 
 POLICIES = ("FIFO", "SJF", "Tiresias", "SJF-FFS", "SJF-BSBF")
 SEEDS = range(1, 11)
@@ -54,7 +54,38 @@ def certified(jobs: int) -> tuple[float, float]:
 
 CERTIFIED = "Mean certified gap of the best policy on the instances of the table above, seeds"
 FREE = "Where sharing is nearly free (xi = 1) SJF-BSBF's mean JCT is"
+
+
+def fig6b(xi: float, policy: str, key: str) -> float:
+    """A part of ``policy``'s mean JCT (h) at ``xi`` in the quick Fig. 6b rows (run_time)."""
+    rows = [r for r in reproduction_rows("sjf-bsbf-fig6b", True) if r["xi"] == xi]
+    return statistics.fmean(r["run_time"][policy][key] for r in rows) / 3600
+
+
+def without_sf() -> float:
+    """The farthest SJF-BSBF's mean JCT (h) moves without Theorem 1's declines at xi = 1 or 1.25."""
+    return max(
+        abs(fig6b(xi, "sjf-bsbf without SF", "avg_jct_s") - fig6b(xi, "sjf-bsbf", "avg_jct_s")) for xi in (1.0, 1.25)
+    )
+
+
+def fig6b_reduction(xi: float) -> float:
+    return 100 * ours("sjf-bsbf-fig6b", f"SJF-BSBF's JCT reduction vs SJF-FFS at xi = {xi:g}", True)
+
+
 QUOTES: list[Quote] = [
+    *quotes(
+        "(quick: 240 jobs, seed 0): SJF-BSBF is",
+        [
+            lambda: fig6b_reduction(1.0),
+            lambda: fig6b_reduction(1.25),
+        ],
+    ),
+    Quote("SJF-BSBF's mean JCT moves by", 0, without_sf),
+    *quotes(
+        "the whole gap is sub-batch accumulation,",
+        [lambda: fig6b(1.0, "sjf-ffs", "accumulation_s"), lambda: fig6b(1.0, "sjf-bsbf", "accumulation_s")],
+    ),
     *row(6, ()),
     *row(8, ("slow",)),
     *quotes(

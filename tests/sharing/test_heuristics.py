@@ -61,6 +61,11 @@ def test_sjf_bsbf_shares_only_when_theorem_1_says_so() -> None:
     assert ffs.jobs[1].start == 10.0
 
 
+def test_sjf_bsbf_without_share_flag_takes_the_pair_theorem_1_declines() -> None:
+    relaxed = sjf_bsbf(tiny([(0.0, 1, 60), (10.0, 1, 50)], gpus=1, xi=3.0), share_flag=False)
+    assert relaxed.jobs[1].start == 10.0 and relaxed.jobs[1].co_runner == "j0"
+
+
 def test_tiresias_preempts_for_a_fresh_job() -> None:
     inst = tiny([(0.0, 1, 5000), (4000.0, 1, 10)], gpus=1)
     sol = tiresias(inst, thresholds=(3250.0,))
