@@ -31,6 +31,7 @@ from packgap.analysis.cliutil import (
     Seed,
     Threads,
     TimeLimit,
+    check_folder,
     check_output,
     check_store,
     err,
@@ -42,6 +43,7 @@ from packgap.analysis.cliutil import (
     result_table,
     save_json,
     ticking,
+    write_rescued,
 )
 from packgap.analysis.demo import demo_command
 from packgap.errors import PackgapError
@@ -175,6 +177,10 @@ def compare(
         sys.stdout.write(jsonio.dumps([r.to_dict() for r in results]))
     else:
         result_table(results, title="packgap compare")
+    if all(r.status == Status.ERROR for r in results):
+        raise PackgapError(
+            f"every method failed ({', '.join(sorted({r.method for r in results}))}); nothing to compare"
+        )
 
 
 @app.command()
@@ -211,8 +217,8 @@ def report(
     if frame.empty:
         raise PackgapError(f"{store} holds no results")
     if export is not None:
-        export_rows(frame, export)
-        err.print(f"wrote {export} ({len(frame)} rows)")
+        written = write_rescued(export, lambda p: export_rows(frame, p))
+        err.print(f"wrote {written} ({len(frame)} rows)")
         return
     if rows:
         show_rows(frame, as_json)
@@ -220,16 +226,14 @@ def report(
     if profile is not None and plot is not None:
         from packgap.analysis.profiles import plot_profiles
 
-        plot_profiles(frame, profile, plot)
-        err.print(f"wrote {plot}")
+        err.print(f"wrote {write_rescued(plot, lambda p: plot_profiles(frame, profile, p))}")
         return
     if by is not None and by not in frame.columns:
         raise PackgapError(f"--by {by}: not an instance field here (fields: {', '.join(sorted(frame.columns))})")
     if plot is not None:
         if by is None:
             raise PackgapError("--plot needs --by (the instance field on the x axis)")
-        plot_gaps(frame, by, plot)
-        err.print(f"wrote {plot}")
+        err.print(f"wrote {write_rescued(plot, lambda p: plot_gaps(frame, by, p))}")
     if as_json:
         sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
     else:
@@ -241,18 +245,18 @@ ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "b
 
 
 def export_rows(frame: Any, path: Path) -> None:
-    """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB)."""
+    """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB through its
+    relation API: the path is never part of an SQL statement)."""
     if path.suffix.lower() == ".csv":
         frame.to_csv(path, index=False)
         return
     import duckdb
 
-    con = duckdb.connect()
     try:
-        con.register("rows_frame", frame)
-        con.execute(f"COPY rows_frame TO '{path.as_posix()}' (FORMAT PARQUET)")
-    finally:
-        con.close()
+        with duckdb.connect() as con:
+            con.from_df(frame).write_parquet(str(path))
+    except duckdb.IOException as exc:
+        raise OSError(str(exc)) from None
 
 
 def show_rows(frame: Any, as_json: bool) -> None:
@@ -293,9 +297,10 @@ def figures(
         for r in items:
             out.print(f"{r.name:<22} {r.paper:<9} {r.item:<10} {r.title}", highlight=False, soft_wrap=True)
         return
-    if out_dir.exists() and not out_dir.is_dir():
-        raise PackgapError(f"--out {out_dir}: not a folder")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_folder(out_dir, "--out")
+    report = out_dir / "REPRODUCTION.md"
+    if report.is_dir():
+        raise PackgapError(f"--out {out_dir}: {report} is a folder; REPRODUCTION.md is written there")
     store_path = store or out_dir / "reproductions.duckdb"
     check_store(store_path)
     db = ResultStore(store_path)
@@ -304,7 +309,6 @@ def figures(
             done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick)
     finally:
         db.close()
-    report = out_dir / "REPRODUCTION.md"
     report.write_text(report_markdown(done, quick), encoding="utf-8")
     for d in done:
         note = "stored rows" if d.reused else "computed"

@@ -43,7 +43,10 @@ TimeLimit = Annotated[
         help=f"Wall seconds per exact method, model building included (default {DEFAULT_EXACT_TIME_LIMIT:g} s).",
     ),
 ]
-Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed recorded in every result.")]
+#: Largest seed: CP-SAT's and HiGHS's ``random_seed`` are 32-bit signed integers (the store's
+#: BIGINT column would hold 2**63 - 1, the solvers fail above this).
+MAX_SEED = 2**31 - 1
+Seed = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed recorded in every result.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (1 = deterministic).")]
 
@@ -91,6 +94,19 @@ def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -
         raise PackgapError(f"{flag} {path}: unknown figure format {path.suffix!r} (use {', '.join(suffixes)})")
 
 
+def check_folder(path: Path, flag: str) -> None:
+    """Create the output folder ``path`` (with its parents) before any work starts, and refuse
+    one that cannot be made or written to."""
+    if path.exists() and not path.is_dir():
+        raise PackgapError(f"{flag} {path}: not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PackgapError(f"{flag} {path}: cannot create the folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PackgapError(f"{flag} {path}: the folder is not writable")
+
+
 def check_store(path: Path | None) -> None:
     """A results store must be a DuckDB file or a new file in an existing folder."""
     if path is None:
@@ -105,19 +121,27 @@ def check_store(path: Path | None) -> None:
 
 
 def save_json(document: Any, path: Path) -> Path:
-    """Write ``document``; if that fails after the work is done, keep it beside (in the
-    current folder) or, failing that, on stdout, and say where: nothing computed is lost."""
+    """Write ``document`` (see :func:`write_rescued`); failing even beside, print it."""
+    return write_rescued(path, lambda p: jsonio.write(document, p), lambda: sys.stdout.write(jsonio.dumps(document)))
+
+
+def write_rescued(path: Path, write: Callable[[Path], object], show: Callable[[], object] | None = None) -> Path:
+    """``write(path)``; if that fails after the work is done, write the same beside (in the
+    current folder) or, failing that, ``show`` it on stdout, and say where: nothing computed is lost."""
     try:
-        jsonio.write(document, path)
+        write(path)
         return path
     except OSError as exc:
-        spare = Path.cwd() / f"packgap-rescued-{os.getpid()}-{path.name or 'result.json'}"
-        try:
-            jsonio.write(document, spare)
-        except OSError:
-            sys.stdout.write(jsonio.dumps(document))
-            raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is printed above") from None
-        raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is saved in {spare}") from None
+        cause = exc.strerror or str(exc)
+    spare = Path.cwd() / f"packgap-rescued-{os.getpid()}-{path.name or 'result'}"
+    try:
+        write(spare)
+    except OSError:
+        if show is None:
+            raise PackgapError(f"cannot write {path} ({cause}), nor {spare}") from None
+        show()
+        raise PackgapError(f"cannot write {path} ({cause}); the result is printed above") from None
+    raise PackgapError(f"cannot write {path} ({cause}); the result is saved in {spare}") from None
 
 
 def progress(disable: bool = False) -> Progress:
