@@ -12,6 +12,7 @@ with code 2; nothing already computed is lost (``compare --store`` keeps each ce
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,7 +36,7 @@ from packgap.analysis.cliutil import (
     check_output,
     check_store,
     err,
-    fmt,
+    fmt_rows,
     out,
     parse_params,
     progress,
@@ -49,8 +50,19 @@ from packgap.analysis.demo import demo_command
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
+#: Help as click writes it: rich's panels (typer 0.29) tag flags ``<bool>`` and cut option names
+#: to fit 80 columns (``--preemption-overhe…``); click wraps the help text and never a name. Up to
+#: 120 columns on a terminal, 120 when written to a pipe (click would take 80).
+HELP_SETTINGS: dict[str, Any] = {"max_content_width": 120}
+if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+    HELP_SETTINGS["terminal_width"] = 120
+
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Certified optimality gaps of GPU-cluster packing heuristics."
+    add_completion=False,
+    no_args_is_help=True,
+    help="Certified optimality gaps of GPU-cluster packing heuristics.",
+    rich_markup_mode=None,
+    context_settings=HELP_SETTINGS,
 )
 instances_app = typer.Typer(no_args_is_help=True, help="Generate, check and show instance files.")
 app.add_typer(instances_app, name="instances")
@@ -264,8 +276,8 @@ def show_rows(frame: Any, as_json: bool) -> None:
         sys.stdout.write(frame.to_json(orient="records", indent=2) + "\n")
         return
     table = Table(*ROW_COLUMNS, title=f"{len(frame)} stored rows")
-    for row in frame[list(ROW_COLUMNS)].itertuples(index=False):
-        table.add_row(*(fmt(v) for v in row))
+    for row in fmt_rows(frame[list(ROW_COLUMNS)].itertuples(index=False)):
+        table.add_row(*row)
     out.print(table)
 
 
@@ -319,13 +331,8 @@ def figures(
 def gap_view(table: Any) -> Table:
     """A gap table (pandas) as a rich table: gaps in percent, numbers in six digits."""
     view = Table(*[str(c) for c in table.columns], title="gaps")
-    for row in table.itertuples(index=False):
-        view.add_row(
-            *[
-                fmt(v, pct="gap" in c) if isinstance(v, float) else str(v)
-                for c, v in zip(table.columns, row, strict=True)
-            ]
-        )
+    for row in fmt_rows(table.itertuples(index=False), ["gap" in str(c) for c in table.columns]):
+        view.add_row(*row)
     return view
 
 

@@ -25,7 +25,7 @@ from packgap.analysis.cliutil import (
     check_output,
     check_store,
     err,
-    fmt,
+    fmt_rows,
     out,
     reports_errors,
     save_json,
@@ -207,8 +207,8 @@ def simulate_command(app: typer.Typer) -> None:
 
         view = sim.table(document)
         table = Table(*view.columns, title=view.title)
-        for row in view.rows:
-            table.add_row(*(fmt(v) for v in row))
+        for row in fmt_rows(view.rows):
+            table.add_row(*row)
         out.print(table)
 
     params = [

@@ -12,6 +12,7 @@ import duckdb
 import pytest
 
 from packgap import jsonio
+from packgap.analysis.cliutil import fmt_column
 from packgap.analysis.registry import to_document
 from packgap.instances.packing.generator import generate as generate_packing
 from packgap.instances.planning.generator import generate
@@ -99,3 +100,17 @@ def test_a_failing_write_keeps_the_output_beside(files: Path, tmp_path: Path, ar
 def test_rows_of_the_quoted_store_are_all_there(files: Path) -> None:
     rows = json.loads(packgap("report", STORE, "--rows", "--json", cwd=files).stdout)
     assert sorted(r["method"] for r in rows) == ["edf", "mchp"]
+
+
+def test_help_shows_whole_option_names_and_plain_flags(tmp_path: Path) -> None:
+    done = packgap("instances", "generate", "sharing", "--help", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "--preemption-overhead-s" in done.stdout
+    assert "<bool>" not in done.stdout and "\u2026" not in done.stdout
+
+
+def test_numbers_on_screen_take_one_style_per_column() -> None:
+    assert fmt_column([105716.4, 25171.5]) == ["105,716.4", "25,171.5"]
+    assert fmt_column([1090076821.0, float("nan"), 3]) == ["1090076821", "-", "3"]  # seeds read back as floats
+    assert fmt_column([0.0770768, 832982.5, "n/a"]) == ["0.0770768", "832,982.5", "n/a"]
+    assert fmt_column([0.1234, None], pct=True) == ["12.34%", "-"]
