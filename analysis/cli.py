@@ -319,9 +319,15 @@ def figures(
     try:
         with ticking("reproductions") as tick:
             done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick)
+            # REPRODUCTION.md of named reproductions keeps the others already stored for this
+            # code and size (an earlier --all into the same folder), redrawn, not recomputed
+            others = [r for r in chosen([]) if r.name not in {i.name for i in items}]
+            kept = reproduce(others, quick=quick, out=out_dir, store=db, recompute=False, tick=tick, stored_only=True)
     finally:
         db.close()
-    report.write_text(report_markdown(done, quick), encoding="utf-8")
+    order = [r.name for r in chosen([])]
+    every = sorted(done + kept, key=lambda d: order.index(d.reproduction.name))
+    report.write_text(report_markdown(every, quick), encoding="utf-8")
     for d in done:
         note = "stored rows" if d.reused else "computed"
         err.print(f"{d.reproduction.name}: {note}, {len(d.figures)} figure file(s)", highlight=False)
