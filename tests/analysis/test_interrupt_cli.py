@@ -3,40 +3,53 @@ every cell finished before and nothing cut short, and a rerun computes the inter
 
 from __future__ import annotations
 
-import json
 import signal
 from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
 
 from packgap import jsonio
 from packgap.analysis.registry import to_document
-from packgap.instances.packing.generator import generate
+from packgap.instances.packing.generator import generate as generate_packing
+from packgap.instances.planning.generator import generate as generate_planning
 from tests.clirun import packgap, start, wait_for_row
 
-#: Long enough that CP-SAT does not prove the 30-job optimum before the interrupt, short enough
+#: Long enough that neither exact method proves its optimum before the interrupt, short enough
 #: for the rerun to run it out.
 TIME_LIMIT = "4"
 
 
-def stored(store: Path, cwd: Path) -> list[dict[str, object]]:
-    shown = packgap("report", str(store), "--rows", "--json", cwd=cwd)
-    assert shown.returncode == 0, shown.stderr
-    return list(json.loads(shown.stdout))
+def stored(store: Path) -> list[tuple[str, str, float | None]]:
+    """(method, status, objective) of every stored row, read in this process (no CLI start)."""
+    with duckdb.connect(str(store), read_only=True) as db:
+        return db.execute("SELECT method, status, objective FROM results ORDER BY method").fetchall()
 
 
-def test_ctrl_c_in_compare_stores_only_finished_cells(tmp_path: Path) -> None:
-    jsonio.write(to_document("packing", generate(30, seed=0)), tmp_path / "pk.json")
+CASES = [
+    ("packing", generate_packing(30, seed=0), "dab+mchp", "exact-cpsat"),
+    ("planning", generate_planning(60, seed=0), "mchp", "exact-milp"),  # raw highspy
+]
+
+
+@pytest.mark.parametrize(("family", "instance", "heuristic", "exact"), CASES, ids=[c[3] for c in CASES])
+def test_ctrl_c_in_compare_stores_only_finished_cells(
+    tmp_path: Path, family: str, instance: Any, heuristic: str, exact: str
+) -> None:
+    jsonio.write(to_document(family, instance), tmp_path / "i.json")
     store = tmp_path / "s.duckdb"
-    args = ("compare", "pk.json", "--methods", "dab+mchp,exact-cpsat", "--time-limit", TIME_LIMIT)
+    args = ("compare", "i.json", "--methods", f"{heuristic},{exact}", "--time-limit", TIME_LIMIT)
     running = start(*args, "--store", str(store), cwd=tmp_path)
-    wait_for_row(store, "dab+mchp", running)
+    wait_for_row(store, heuristic, running)
     running.send_signal(signal.SIGINT)
     _, stderr = running.communicate(timeout=30)
     assert running.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
-    assert [r["method"] for r in stored(store, tmp_path)] == ["dab+mchp"]
+    assert [method for method, _, _ in stored(store)] == [heuristic]
     rerun = packgap(*args, "--store", str(store), cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr
-    rows = stored(store, tmp_path)
-    assert sorted(str(r["method"]) for r in rows) == ["dab+mchp", "exact-cpsat"]
-    exact = next(r for r in rows if r["method"] == "exact-cpsat")
-    assert exact["status"] in ("timeout", "optimal") and exact["objective"] is not None
+    rows = {method: (status, objective) for method, status, objective in stored(store)}
+    assert sorted(rows) == sorted([heuristic, exact]) and len(stored(store)) == 2
+    status, objective = rows[exact]
+    assert status in ("timeout", "optimal") and objective is not None
