@@ -21,6 +21,7 @@ import typer
 from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.cliutil import (
+    MAX_SEED,
     PLOT_SUFFIXES,
     check_output,
     check_store,
@@ -213,7 +214,7 @@ def simulate_command(app: typer.Typer) -> None:
 
     params = [
         FILE,
-        param("seed", Annotated[int, typer.Option("--seed", min=0, help="Seed of the run.")], 0),
+        param("seed", Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")], 0),
         param(
             "time_limit",
             Annotated[float | None, typer.Option("--time-limit", help="Wall seconds per exact solve.")],
