@@ -84,7 +84,7 @@ PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -> None:
     """Refuse an output path before any work starts: a missing folder, a folder named as the
-    file, or (for figures) an unknown suffix."""
+    file, or an unknown suffix (of a figure or an export)."""
     if path is None:
         return
     if path.is_dir():
@@ -92,7 +92,7 @@ def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -
     if not path.parent.is_dir():
         raise PackgapError(f"{flag} {path}: the folder {path.parent} does not exist")
     if suffixes and path.suffix.lower() not in suffixes:
-        raise PackgapError(f"{flag} {path}: unknown figure format {path.suffix!r} (use {', '.join(suffixes)})")
+        raise PackgapError(f"{flag} {path}: unknown file format {path.suffix!r} (use {', '.join(suffixes)})")
 
 
 def check_folder(path: Path, flag: str) -> None:

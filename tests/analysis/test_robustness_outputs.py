@@ -60,6 +60,7 @@ BAD = [
         ("instances", "generate", "planning", "--groups", "3", "--gpu-types", "A800:2,A800:3", "-o", "x.json"),
         "'A800' given twice",
     ),
+    (("report", STORE, "--export", "rows.txt"), "--export rows.txt: unknown file format '.txt' (use .csv, .parquet)"),
     (("figures", "pal-fig18", "--out", "afile/figs"), "cannot create the folder"),
     (("figures", "pal-fig18", "--out", "D"), "D/REPRODUCTION.md is a folder"),
 ]
