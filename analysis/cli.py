@@ -12,6 +12,7 @@ with code 2; nothing already computed is lost (``compare --store`` keeps each ce
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,10 +32,11 @@ from packgap.analysis.cliutil import (
     Seed,
     Threads,
     TimeLimit,
+    check_folder,
     check_output,
     check_store,
     err,
-    fmt,
+    fmt_rows,
     out,
     parse_params,
     progress,
@@ -42,13 +44,25 @@ from packgap.analysis.cliutil import (
     result_table,
     save_json,
     ticking,
+    write_rescued,
 )
 from packgap.analysis.demo import demo_command
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
+#: Help as click writes it: rich's panels (typer 0.29) tag flags ``<bool>`` and cut option names
+#: to fit 80 columns (``--preemption-overhe…``); click wraps the help text and never a name. Up to
+#: 120 columns on a terminal, 120 when written to a pipe (click would take 80).
+HELP_SETTINGS: dict[str, Any] = {"max_content_width": 120}
+if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+    HELP_SETTINGS["terminal_width"] = 120
+
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Certified optimality gaps of GPU-cluster packing heuristics."
+    add_completion=False,
+    no_args_is_help=True,
+    help="Certified optimality gaps of GPU-cluster packing heuristics.",
+    rich_markup_mode=None,
+    context_settings=HELP_SETTINGS,
 )
 instances_app = typer.Typer(no_args_is_help=True, help="Generate, check and show instance files.")
 app.add_typer(instances_app, name="instances")
@@ -175,6 +189,10 @@ def compare(
         sys.stdout.write(jsonio.dumps([r.to_dict() for r in results]))
     else:
         result_table(results, title="packgap compare")
+    if all(r.status == Status.ERROR for r in results):
+        raise PackgapError(
+            f"every method failed ({', '.join(sorted({r.method for r in results}))}); nothing to compare"
+        )
 
 
 @app.command()
@@ -211,8 +229,8 @@ def report(
     if frame.empty:
         raise PackgapError(f"{store} holds no results")
     if export is not None:
-        export_rows(frame, export)
-        err.print(f"wrote {export} ({len(frame)} rows)")
+        written = write_rescued(export, lambda p: export_rows(frame, p))
+        err.print(f"wrote {written} ({len(frame)} rows)")
         return
     if rows:
         show_rows(frame, as_json)
@@ -220,16 +238,14 @@ def report(
     if profile is not None and plot is not None:
         from packgap.analysis.profiles import plot_profiles
 
-        plot_profiles(frame, profile, plot)
-        err.print(f"wrote {plot}")
+        err.print(f"wrote {write_rescued(plot, lambda p: plot_profiles(frame, profile, p))}")
         return
     if by is not None and by not in frame.columns:
         raise PackgapError(f"--by {by}: not an instance field here (fields: {', '.join(sorted(frame.columns))})")
     if plot is not None:
         if by is None:
             raise PackgapError("--plot needs --by (the instance field on the x axis)")
-        plot_gaps(frame, by, plot)
-        err.print(f"wrote {plot}")
+        err.print(f"wrote {write_rescued(plot, lambda p: plot_gaps(frame, by, p))}")
     if as_json:
         sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
     else:
@@ -241,18 +257,18 @@ ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "b
 
 
 def export_rows(frame: Any, path: Path) -> None:
-    """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB)."""
+    """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB through its
+    relation API: the path is never part of an SQL statement)."""
     if path.suffix.lower() == ".csv":
         frame.to_csv(path, index=False)
         return
     import duckdb
 
-    con = duckdb.connect()
     try:
-        con.register("rows_frame", frame)
-        con.execute(f"COPY rows_frame TO '{path.as_posix()}' (FORMAT PARQUET)")
-    finally:
-        con.close()
+        with duckdb.connect() as con:
+            con.from_df(frame).write_parquet(str(path))
+    except duckdb.IOException as exc:
+        raise OSError(str(exc)) from None
 
 
 def show_rows(frame: Any, as_json: bool) -> None:
@@ -260,8 +276,8 @@ def show_rows(frame: Any, as_json: bool) -> None:
         sys.stdout.write(frame.to_json(orient="records", indent=2) + "\n")
         return
     table = Table(*ROW_COLUMNS, title=f"{len(frame)} stored rows")
-    for row in frame[list(ROW_COLUMNS)].itertuples(index=False):
-        table.add_row(*(fmt(v) for v in row))
+    for row in fmt_rows(frame[list(ROW_COLUMNS)].itertuples(index=False)):
+        table.add_row(*row)
     out.print(table)
 
 
@@ -293,19 +309,25 @@ def figures(
         for r in items:
             out.print(f"{r.name:<22} {r.paper:<9} {r.item:<10} {r.title}", highlight=False, soft_wrap=True)
         return
-    if out_dir.exists() and not out_dir.is_dir():
-        raise PackgapError(f"--out {out_dir}: not a folder")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_folder(out_dir, "--out")
+    report = out_dir / "REPRODUCTION.md"
+    if report.is_dir():
+        raise PackgapError(f"--out {out_dir}: {report} is a folder; REPRODUCTION.md is written there")
     store_path = store or out_dir / "reproductions.duckdb"
     check_store(store_path)
     db = ResultStore(store_path)
     try:
         with ticking("reproductions") as tick:
             done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick)
+            # REPRODUCTION.md of named reproductions keeps the others already stored for this
+            # code and size (an earlier --all into the same folder), redrawn, not recomputed
+            others = [r for r in chosen([]) if r.name not in {i.name for i in items}]
+            kept = reproduce(others, quick=quick, out=out_dir, store=db, recompute=False, tick=tick, stored_only=True)
     finally:
         db.close()
-    report = out_dir / "REPRODUCTION.md"
-    report.write_text(report_markdown(done, quick), encoding="utf-8")
+    order = [r.name for r in chosen([])]
+    every = sorted(done + kept, key=lambda d: order.index(d.reproduction.name))
+    report.write_text(report_markdown(every, quick), encoding="utf-8")
     for d in done:
         note = "stored rows" if d.reused else "computed"
         err.print(f"{d.reproduction.name}: {note}, {len(d.figures)} figure file(s)", highlight=False)
@@ -315,13 +337,8 @@ def figures(
 def gap_view(table: Any) -> Table:
     """A gap table (pandas) as a rich table: gaps in percent, numbers in six digits."""
     view = Table(*[str(c) for c in table.columns], title="gaps")
-    for row in table.itertuples(index=False):
-        view.add_row(
-            *[
-                fmt(v, pct="gap" in c) if isinstance(v, float) else str(v)
-                for c, v in zip(table.columns, row, strict=True)
-            ]
-        )
+    for row in fmt_rows(table.itertuples(index=False), ["gap" in str(c) for c in table.columns]):
+        view.add_row(*row)
     return view
 
 

@@ -21,11 +21,12 @@ import typer
 from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.cliutil import (
+    MAX_SEED,
     PLOT_SUFFIXES,
     check_output,
     check_store,
     err,
-    fmt,
+    fmt_rows,
     out,
     reports_errors,
     save_json,
@@ -207,13 +208,13 @@ def simulate_command(app: typer.Typer) -> None:
 
         view = sim.table(document)
         table = Table(*view.columns, title=view.title)
-        for row in view.rows:
-            table.add_row(*(fmt(v) for v in row))
+        for row in fmt_rows(view.rows):
+            table.add_row(*row)
         out.print(table)
 
     params = [
         FILE,
-        param("seed", Annotated[int, typer.Option("--seed", min=0, help="Seed of the run.")], 0),
+        param("seed", Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")], 0),
         param(
             "time_limit",
             Annotated[float | None, typer.Option("--time-limit", help="Wall seconds per exact solve.")],

@@ -32,6 +32,8 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         scheduler: str | None,
         **values: Any,
     ) -> None:
+        from packgap.analysis.spec import run_seed
+        from packgap.analysis.store import instance_digest
         from packgap.analysis.sweep import Cell
         from packgap.solvers.outcome import SolveOptions
 
@@ -41,8 +43,11 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         cells = []
         for n in parse_ints(sizes, "--sizes"):
             for seed in parse_ints(seeds, "--seeds"):
-                instance = build_instance(gen, {**given(values), size: n, "seed": seed})
-                cells += [Cell(family, fam.instance_to_dict(instance), m) for m in chosen]
+                document = fam.instance_to_dict(build_instance(gen, {**given(values), size: n, "seed": seed}))
+                # each run's seed as a spec with seed = 0 and one repetition derives it, so the two
+                # kinds of sweep find each other's cells in one store instead of running them again
+                digest = instance_digest(document)
+                cells += [Cell(family, document, m, run_seed(0, digest, m, 0)) for m in chosen]
         options = SolveOptions(time_limit=time_limit, threads=threads)
         run_cells(cells, options, store, workers, scheduler, gap_view, size)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
+import numbers
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -43,7 +44,10 @@ TimeLimit = Annotated[
         help=f"Wall seconds per exact method, model building included (default {DEFAULT_EXACT_TIME_LIMIT:g} s).",
     ),
 ]
-Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed recorded in every result.")]
+#: Largest seed: CP-SAT's and HiGHS's ``random_seed`` are 32-bit signed integers (the store's
+#: BIGINT column would hold 2**63 - 1, the solvers fail above this).
+MAX_SEED = 2**31 - 1
+Seed = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed recorded in every result.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (1 = deterministic).")]
 
@@ -80,7 +84,7 @@ PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -> None:
     """Refuse an output path before any work starts: a missing folder, a folder named as the
-    file, or (for figures) an unknown suffix."""
+    file, or an unknown suffix (of a figure or an export)."""
     if path is None:
         return
     if path.is_dir():
@@ -88,7 +92,20 @@ def check_output(path: Path | None, flag: str, suffixes: tuple[str, ...] = ()) -
     if not path.parent.is_dir():
         raise PackgapError(f"{flag} {path}: the folder {path.parent} does not exist")
     if suffixes and path.suffix.lower() not in suffixes:
-        raise PackgapError(f"{flag} {path}: unknown figure format {path.suffix!r} (use {', '.join(suffixes)})")
+        raise PackgapError(f"{flag} {path}: unknown file format {path.suffix!r} (use {', '.join(suffixes)})")
+
+
+def check_folder(path: Path, flag: str) -> None:
+    """Create the output folder ``path`` (with its parents) before any work starts, and refuse
+    one that cannot be made or written to."""
+    if path.exists() and not path.is_dir():
+        raise PackgapError(f"{flag} {path}: not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PackgapError(f"{flag} {path}: cannot create the folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PackgapError(f"{flag} {path}: the folder is not writable")
 
 
 def check_store(path: Path | None) -> None:
@@ -105,19 +122,27 @@ def check_store(path: Path | None) -> None:
 
 
 def save_json(document: Any, path: Path) -> Path:
-    """Write ``document``; if that fails after the work is done, keep it beside (in the
-    current folder) or, failing that, on stdout, and say where: nothing computed is lost."""
+    """Write ``document`` (see :func:`write_rescued`); failing even beside, print it."""
+    return write_rescued(path, lambda p: jsonio.write(document, p), lambda: sys.stdout.write(jsonio.dumps(document)))
+
+
+def write_rescued(path: Path, write: Callable[[Path], object], show: Callable[[], object] | None = None) -> Path:
+    """``write(path)``; if that fails after the work is done, write the same beside (in the
+    current folder) or, failing that, ``show`` it on stdout, and say where: nothing computed is lost."""
     try:
-        jsonio.write(document, path)
+        write(path)
         return path
     except OSError as exc:
-        spare = Path.cwd() / f"packgap-rescued-{os.getpid()}-{path.name or 'result.json'}"
-        try:
-            jsonio.write(document, spare)
-        except OSError:
-            sys.stdout.write(jsonio.dumps(document))
-            raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is printed above") from None
-        raise PackgapError(f"cannot write {path} ({exc.strerror}); the result is saved in {spare}") from None
+        cause = exc.strerror or str(exc)
+    spare = Path.cwd() / f"packgap-rescued-{os.getpid()}-{path.name or 'result'}"
+    try:
+        write(spare)
+    except OSError:
+        if show is None:
+            raise PackgapError(f"cannot write {path} ({cause}), nor {spare}") from None
+        show()
+        raise PackgapError(f"cannot write {path} ({cause}); the result is printed above") from None
+    raise PackgapError(f"cannot write {path} ({cause}); the result is saved in {spare}") from None
 
 
 def progress(disable: bool = False) -> Progress:
@@ -140,14 +165,42 @@ def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
 
 
 def fmt(value: Any, pct: bool = False) -> str:
-    """Six significant digits (objectives range from 0.04 to 10^7 across families)."""
-    if value is None or (isinstance(value, float) and value != value):  # None or NaN: nothing to show
-        return "-"
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return str(value)
-    if pct:
-        return f"{100 * value:.2f}%"
-    return f"{value:,.1f}" if abs(value) >= 1e5 else f"{value:.6g}"
+    """One number alone, as :func:`fmt_column` writes it."""
+    return fmt_column([value], pct)[0]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, numbers.Real) and value != value)  # None or NaN
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and not _missing(value)
+
+
+def fmt_column(values: Sequence[Any], pct: bool = False) -> list[str]:
+    """A table column: gaps in percent; a column of integers (seeds, counts, integral
+    objectives) as integers; else six significant digits, one decimal from 10^5 on, thousands
+    separated throughout (objectives range from 0.04 to 10^7 across families, so one fixed
+    precision for a column that mixes them would print the small ones as 0.1)."""
+    found = [float(v) for v in values if _number(v)]
+    integral = not pct and all(v.is_integer() for v in found)
+
+    def shown(v: float) -> str:
+        if pct:
+            return f"{v:.2%}"
+        if integral:
+            return f"{v:.0f}"
+        return f"{v:,.1f}" if abs(v) >= 1e5 else f"{v:,.6g}"
+
+    return ["-" if _missing(v) else shown(float(v)) if _number(v) else str(v) for v in values]
+
+
+def fmt_rows(rows: Iterable[Sequence[Any]], pct: Sequence[bool] = ()) -> list[list[str]]:
+    """Rows of a table, each column in its own format (:func:`fmt_column`); ``pct[i]`` marks
+    column ``i`` as gaps."""
+    columns = list(zip(*rows, strict=True))
+    shown = [fmt_column(c, i < len(pct) and pct[i]) for i, c in enumerate(columns)]
+    return [list(r) for r in zip(*shown, strict=True)]
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
@@ -170,19 +223,24 @@ def result_table(results: list[SolveResult], title: str) -> None:
     scoped = any(r.scope for r in results)
     columns = ["instance", "method", "status", "objective", "bound", "gap", "primal gap", "bound gap"]
     table = Table(*columns, *(("class", "class gap") if scoped else ()), "seconds", title=title)
-    for r in results:
-        table.add_row(
+    rows = [
+        (
             r.instance,
             r.method,
             str(r.status),
-            fmt(r.objective),
-            fmt(r.bound),
-            fmt(r.gap, pct=True),
-            fmt(r.primal_gap, pct=True),
-            fmt(r.bound_gap, pct=True),
-            *((r.scope or "all", fmt(r.class_gap, pct=True)) if scoped else ()),
+            r.objective,
+            r.bound,
+            r.gap,
+            r.primal_gap,
+            r.bound_gap,
+            *((r.scope or "all", r.class_gap) if scoped else ()),
             f"{r.wall_s:.3f}",
         )
+        for r in results
+    ]
+    pct = [False] * 5 + [True] * 3 + ([False, True] if scoped else [])
+    for row in fmt_rows(rows, pct):
+        table.add_row(*row)
     out.print(table)
     for r in results:
         if r.message and str(r.status) == "error":

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from packgap.analysis import registry
-from packgap.analysis.cliutil import fmt, out, progress, reports_errors
+from packgap.analysis.cliutil import fmt, fmt_rows, out, progress, reports_errors
 from packgap.analysis.kit import Demo, FamilyKit, GeneratorNote, check_options
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
@@ -133,17 +133,12 @@ def demo(
         view = Table(
             "method", "status", "objective", "bound", "certified gap", "best-found gap", "seconds", title=t.demo.title
         )
-        for r in t.results:
-            gap = fmt(t.certified_gap(r), pct=True)
-            view.add_row(
-                r.method,
-                str(r.status),
-                fmt(r.objective),
-                fmt(r.bound),
-                gap,
-                fmt(r.primal_gap, pct=True),
-                f"{r.wall_s:.3f}",
-            )
+        rows = [
+            (r.method, str(r.status), r.objective, r.bound, t.certified_gap(r), r.primal_gap, f"{r.wall_s:.3f}")
+            for r in t.results
+        ]
+        for row in fmt_rows(rows, [False, False, False, False, True, True]):
+            view.add_row(*row)
         out.print(view)
         out.print(f"{t.family} instance {t.instance}: best proven bound {fmt(t.best_bound)}", highlight=False)
         for r in t.results:

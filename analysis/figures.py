@@ -68,12 +68,20 @@ def trace_folder() -> str:
 
 
 def reproduce(
-    items: Sequence[Reproduction], *, quick: bool, out: Path, store: ResultStore, recompute: bool, tick: Tick
+    items: Sequence[Reproduction],
+    *,
+    quick: bool,
+    out: Path,
+    store: ResultStore,
+    recompute: bool,
+    tick: Tick,
+    stored_only: bool = False,
 ) -> list[Reproduced]:
     """Compute (or reuse) the rows of each reproduction, draw its figures into ``out`` and
     collect its paper-vs-ours values; every computed set of rows is stored at once, keyed by
     the reproduction's parameters and the package's source digest (rows of other code, other
-    sizes or seeds are never reused)."""
+    sizes or seeds are never reused). ``stored_only`` skips the items without stored rows
+    instead of computing them."""
     done = []
     digest = source_digest()
     traces = trace_folder()
@@ -81,6 +89,8 @@ def reproduce(
     for item in items:
         params = {**item.params(quick), "traces": traces}
         stored = None if recompute else store.find_reproduction(item.name, params, digest)
+        if stored is None and stored_only:
+            continue
         reused = stored is not None
         if stored is None:
             started = time.perf_counter()

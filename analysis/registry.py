@@ -67,7 +67,10 @@ def resolve(family_name: str, names: str) -> list[Method]:
     """``"all"`` or a comma-separated list of method names of ``family_name``."""
     if names.strip() == "all":
         return list(kit(family_name).methods)
-    return [method(family_name, n.strip()) for n in names.split(",") if n.strip()]
+    chosen = [method(family_name, n.strip()) for n in names.split(",") if n.strip()]
+    if not chosen:
+        raise PackgapError(f"methods: none given (name M1,M2,... or all; see `packgap methods {family_name}`)")
+    return chosen
 
 
 def generators() -> dict[str, Generator]:

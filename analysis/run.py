@@ -120,8 +120,11 @@ def find_stored(
 
 
 def result_params(params: Mapping[str, Any], options: SolveOptions) -> dict[str, Any]:
-    """The parameters a result row records: the method's own plus the solver options."""
-    return {**params, "time_limit": options.time_limit, "mip_gap": options.mip_gap, "threads": options.threads}
+    """The parameters a result row records: the method's own plus the solver options. A time
+    limit is recorded as a float, so that ``time_limit = 60`` in a spec file finds the rows of
+    ``--time-limit 60``."""
+    time_limit = None if options.time_limit is None else float(options.time_limit)
+    return {**params, "time_limit": time_limit, "mip_gap": options.mip_gap, "threads": options.threads}
 
 
 def _failed(

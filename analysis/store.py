@@ -105,6 +105,20 @@ class ResultStore:
         except duckdb.Error as exc:
             raise PackgapError(f"cannot open results store {path}: {exc}") from None
         self._db.execute(f"CREATE TABLE IF NOT EXISTS results ({_COLUMNS})")
+        found = [
+            row[0]
+            for row in self._db.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'results' "
+                "ORDER BY ordinal_position"
+            ).fetchall()
+        ]
+        expected = [column.split()[0] for column in _COLUMNS.split(",")]
+        if found != expected:
+            self._db.close()
+            raise PackgapError(
+                f"{path}: not a results store of packgap {packgap.__version__} "
+                f"(its results table has the columns {', '.join(found)})"
+            )
         self._db.execute(f"CREATE TABLE IF NOT EXISTS reproductions ({_REPRODUCTION_COLUMNS})")
         for column in _REPRODUCTION_ADDED:
             self._db.execute(f"ALTER TABLE reproductions ADD COLUMN IF NOT EXISTS {column}")

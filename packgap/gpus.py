@@ -34,9 +34,14 @@ def parse_gpu_types(text: str) -> tuple[GpuSpec, ...]:
     """``"A800:2,H100:4:0.6"`` -> (("A800", 2), ("H100", 4, 0.6)) (the ``--gpu-types`` option)."""
     specs: list[GpuSpec] = []
     for item in text.split(","):
-        name, count, *factor = item.strip().split(":")
+        name, _, rest = item.strip().partition(":")
+        count, *factor = rest.split(":")
         if not name or not count.isdigit() or int(count) < 1 or len(factor) > 1:
             raise PackgapError(f"--gpu-types: expected NAME:COUNT[:FACTOR] with COUNT >= 1, got {item.strip()!r}")
+        if any(spec[0] == name for spec in specs):
+            raise PackgapError(
+                f"--gpu-types: GPU type {name!r} given twice (give each type once, with its total count)"
+            )
         if not factor:
             specs.append((name, int(count)))
             continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,11 @@ def read(path: Path) -> dict[str, Any]:
         raise InstanceError(
             str(path), [Problem("", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
         ) from None
+    except RecursionError:
+        raise InstanceError(str(path), [Problem("", "JSON nested too deeply to read")]) from None
+    except ValueError:  # json raises nothing else but for an integer over Python's digit limit
+        limit = sys.get_int_max_str_digits()
+        raise InstanceError(str(path), [Problem("", f"an integer of more than {limit:,} digits")]) from None
     if not isinstance(document, dict):
         raise InstanceError(str(path), [Problem("", "expected a JSON object at the top level")])
     return document

@@ -65,12 +65,22 @@ def stoppable(stop: Callable[[], None]) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or not callable(signal.getsignal(signal.SIGINT)):
         yield
         return
+    asked = threading.Event()
+
+    def stop_once_asked() -> None:
+        asked.set()
+        stop()
+
     previous = signal.set_wakeup_fd(_wakeup_fd(), warn_on_full_buffer=False)
     with _lock:
-        _stoppers.append(stop)
+        _stoppers.append(stop_once_asked)
     try:
         yield
     finally:
         with _lock:
-            _stoppers.remove(stop)
+            _stoppers.remove(stop_once_asked)
         signal.set_wakeup_fd(previous)
+    if asked.is_set():
+        # A solver that runs Python callbacks in this thread (highspy) may take the
+        # KeyboardInterrupt inside one and drop it; the stopped answer must still not count.
+        raise KeyboardInterrupt

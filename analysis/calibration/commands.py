@@ -72,7 +72,8 @@ def commands() -> typer.Typer:
 
     @app.command("check")
     def check(instance: Path, solution: Path) -> None:
-        """Validate SOLUTION against the job set INSTANCE and print its objective and metrics."""
+        """Validate SOLUTION (a solution file, or a result file of `solve -o`) against the job
+        set INSTANCE and print its objective and metrics."""
         from packgap import jsonio
         from packgap.analysis.registry import load_instance
         from packgap.errors import PackgapError
@@ -80,7 +81,14 @@ def commands() -> typer.Typer:
         family, value = load_instance(instance)
         if family.name != "calibration":
             raise PackgapError(f"{instance} is a {family.name} instance, not a calibration job set")
-        answer = family.solution_from_dict(jsonio.read(solution))
+        document = jsonio.read(solution)
+        if {"family", "method", "solution"} <= document.keys():  # a result file (solve -o): check its solution
+            if not isinstance(document["solution"], dict):
+                raise PackgapError(
+                    f"{solution}: a {document['method']} result without a solution (status {document.get('status')})"
+                )
+            document = document["solution"]
+        answer = family.solution_from_dict(document)
         family.validate(value, answer)
         evaluation = family.evaluate(value, answer)
         sys.stdout.write(json.dumps({"objective": evaluation.objective, **evaluation.metrics}, indent=1) + "\n")

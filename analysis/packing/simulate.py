@@ -62,7 +62,9 @@ def run(
     for name in names:
         reports += compare_online(instance, [name], interval_s=interval_s, on_events=bool(options.get("on_events")))
         tick(f"online: {name}", 1, None)
-    refs = references(instance, exact=reference, options=SolveOptions(time_limit=time_limit or 60.0))
+    refs = references(
+        instance, exact=reference, options=SolveOptions(time_limit=60.0 if time_limit is None else time_limit)
+    )
     document = online_document(instance, reports, refs)
     document["jobs"] = [{"id": j.id, "arrival_s": j.arrival, "deadline_s": j.deadline} for j in instance.jobs]
     return document

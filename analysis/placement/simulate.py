@@ -140,7 +140,7 @@ def run_trace(
     """A cluster trace round by round; with ``round_gaps`` N, every N-th round also solved exactly."""
     scheduler, placement = options.get("scheduler") or "fifo", options.get("placement") or "pal"
     every = options.get("round_gaps")
-    solve_options = SolveOptions(time_limit=time_limit or 10.0)
+    solve_options = SolveOptions(time_limit=10.0 if time_limit is None else time_limit)
     rounds: list[tuple[PlacementInstance, PlacementSolution]] = []
     tick(f"{placement}: simulating", 0, None)
 

@@ -16,6 +16,7 @@ from packgap.analysis.figures import reproduce, reproductions
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, no_tick
 from packgap.analysis.reproduction_md import RUN_MARKER, record_part, report_markdown
 from packgap.analysis.store import ResultStore
+from tests.clirun import packgap
 
 CALLS: list[bool] = []
 
@@ -120,3 +121,14 @@ def test_a_quick_report_says_where_the_paper_sized_run_goes_the_other_way(tmp_pa
     text = report_markdown(after, quick=True)
     assert "| 2 | 2 | 1.000 | < 2.2 | yes | no |" in text
     assert "1 numbers run in a different direction at the two sizes:\n* fake-table9: mean JCT" in text
+
+
+def test_named_reproductions_keep_the_others_in_reproduction_md(tmp_path: Path) -> None:
+    """`figures NAME` into the folder of an earlier run adds to its REPRODUCTION.md (it used to
+    replace it with NAME's rows alone)."""
+    for name in ("cuckoo-table6", "cuckoo-table4"):
+        done = packgap("figures", name, "--quick", "--out", "figs", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    record = (tmp_path / "figs" / "REPRODUCTION.md").read_text().split(RUN_MARKER)[0]
+    assert "| CUCKOO | Table 6 |" in record and "| CUCKOO | Table 4 |" in record
+    assert record.index("| CUCKOO | Table 4 |") < record.index("| CUCKOO | Table 6 |")  # in the registry's order

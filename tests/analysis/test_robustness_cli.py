@@ -37,7 +37,7 @@ BAD = [
     (("solve", "p.json", "-m", "mchp", "--param", "tie_break=zzz"), "tie_break"),
     (("solve", "p.json", "-m", "mchp", "--seed", "-1"), "--seed"),
     (("simulate", "pk.json", "--pipeline", "dab+mchp", "--plot", "missing/run.png"), "does not exist"),
-    (("simulate", "pk.json", "--pipeline", "dab+mchp", "--plot", "run.txt"), "unknown figure format"),
+    (("simulate", "pk.json", "--pipeline", "dab+mchp", "--plot", "run.txt"), "unknown file format"),
     (("simulate", "pk.json", "--reference", "dab+mchp"), "--reference"),
     (("sweep", "planning", "--sizes", "8-4", "--store", "s.duckdb"), "empty range"),
     (("sweep", "planning", "--sizes", "4", "--workers", "0", "--store", "s.duckdb"), "--workers"),

@@ -1,7 +1,8 @@
-"""``kill -9`` of a running sweep leaves no worker process behind (issue 12)."""
+"""``kill -9`` (issue 12) or Ctrl-C (issue 22) of a running sweep leaves no worker process behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -10,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.clirun import packgap, start, wait_for_row
 
 CODE = "from packgap.analysis.cli import main; main()"
 
@@ -57,3 +60,21 @@ def test_workers_die_with_a_killed_sweep(tmp_path: Path) -> None:
     for w in survivors:
         os.kill(w, signal.SIGKILL)
     assert not survivors
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_ends_a_sweep_and_its_workers_at_once(tmp_path: Path) -> None:
+    """With one worker, the next exact cell is already queued to it: the worker that SIGINT
+    stops must not go on with that one (the sweep used to wait a whole time limit)."""
+    store = tmp_path / "s.duckdb"
+    args = ["sweep", "packing", "--sizes", "30", "--seeds", "0-1", "--methods", "dab+mchp,exact-cpsat"]
+    running = start(*args, "--time-limit", "120", "--workers", "1", "--store", str(store), cwd=tmp_path)
+    wait_for_row(store, "dab+mchp", running)
+    workers = _children(running.pid)
+    running.send_signal(signal.SIGINT)
+    _, stderr = running.communicate(timeout=60)  # far below the 2 x 120 s the queued cells would take
+    assert running.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert workers and not any(_alive(w) for w in workers)
+    shown = packgap("report", str(store), "--rows", "--json", cwd=tmp_path)
+    assert [(r["instance"], r["method"]) for r in json.loads(shown.stdout)] == [("packing-n30-s0", "dab+mchp")]

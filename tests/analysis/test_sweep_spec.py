@@ -75,3 +75,17 @@ def test_dask_local_cluster_gives_the_local_rows(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
     local = _rows(tmp_path / "local.duckdb", tmp_path)
     assert _rows(tmp_path / "dask.duckdb", tmp_path) == local and len(local) == 8
+
+
+def test_a_spec_sweep_finds_the_cells_of_a_cli_sweep(tmp_path: Path) -> None:
+    """Both derive a run's seed from (base seed 0, instance, method, repetition 0): the README's
+    two sweeps into one store run and count each cell once (they stored it twice before)."""
+    cli = ("sweep", "planning", "--sizes", "3-4", "--seeds", "0", "--gpu-types", "A800:1,RTX4090:2")
+    done = packgap(*cli, "--methods", "mchp,exact-flow", "--time-limit", "20", "--store", "c.duckdb", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    first = _rows(tmp_path / "c.duckdb", tmp_path)
+    spec = SPEC.replace("repetitions = 2\nseed = 5", "").split("[params.mchp]")[0]
+    (tmp_path / "s.toml").write_text(spec)
+    done = packgap("sweep", "--spec", "s.toml", "--store", "c.duckdb", "--workers", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(first) == 4 and _rows(tmp_path / "c.duckdb", tmp_path) == first

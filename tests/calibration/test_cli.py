@@ -64,3 +64,18 @@ def test_check_names_a_share_off_the_grid(tmp_path):
     text = done.stdout + done.stderr
     assert "jobs[1].shares[0]: share 45 is off the 10 % grid" in text
     assert "jobs[0].shares[1]: share 101 outside [0, 100]" in text
+
+
+def test_check_takes_the_solution_of_a_result_file(tmp_path):
+    """What `solve -o` writes is accepted as is (22 "unknown field" problems before)."""
+    (tmp_path / "tiny.json").write_text(json.dumps(tiny_document()))
+    done = packgap("solve", "tiny.json", "-m", "gimbal", "--json", "-o", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    solved = json.loads(done.stdout)
+    done = packgap("calibration", "check", "tiny.json", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["objective"] == solved["objective"]
+    result = json.loads((tmp_path / "r.json").read_text())
+    (tmp_path / "none.json").write_text(json.dumps({**result, "solution": None, "status": "timeout"}))
+    done = packgap("calibration", "check", "tiny.json", "none.json", cwd=tmp_path)
+    assert done.returncode == 2 and "a gimbal result without a solution (status timeout)" in done.stderr

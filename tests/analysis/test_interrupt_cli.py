@@ -1,0 +1,55 @@
+"""Ctrl-C during an exact solve (issue 22.1): the command exits 130 at once, the store keeps
+every cell finished before and nothing cut short, and a rerun computes the interrupted cell."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from packgap import jsonio
+from packgap.analysis.registry import to_document
+from packgap.instances.packing.generator import generate as generate_packing
+from packgap.instances.planning.generator import generate as generate_planning
+from tests.clirun import packgap, start, wait_for_row
+
+#: Long enough that neither exact method proves its optimum before the interrupt, short enough
+#: for the rerun to run it out.
+TIME_LIMIT = "4"
+
+
+def stored(store: Path) -> list[tuple[str, str, float | None]]:
+    """(method, status, objective) of every stored row, read in this process (no CLI start)."""
+    with duckdb.connect(str(store), read_only=True) as db:
+        return db.execute("SELECT method, status, objective FROM results ORDER BY method").fetchall()
+
+
+CASES = [
+    ("packing", generate_packing(30, seed=0), "dab+mchp", "exact-cpsat"),
+    ("planning", generate_planning(60, seed=0), "mchp", "exact-milp"),  # raw highspy
+]
+
+
+@pytest.mark.parametrize(("family", "instance", "heuristic", "exact"), CASES, ids=[c[3] for c in CASES])
+def test_ctrl_c_in_compare_stores_only_finished_cells(
+    tmp_path: Path, family: str, instance: Any, heuristic: str, exact: str
+) -> None:
+    jsonio.write(to_document(family, instance), tmp_path / "i.json")
+    store = tmp_path / "s.duckdb"
+    args = ("compare", "i.json", "--methods", f"{heuristic},{exact}", "--time-limit", TIME_LIMIT)
+    running = start(*args, "--store", str(store), cwd=tmp_path)
+    wait_for_row(store, heuristic, running)
+    running.send_signal(signal.SIGINT)
+    _, stderr = running.communicate(timeout=30)
+    assert running.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert [method for method, _, _ in stored(store)] == [heuristic]
+    rerun = packgap(*args, "--store", str(store), cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    rows = {method: (status, objective) for method, status, objective in stored(store)}
+    assert sorted(rows) == sorted([heuristic, exact]) and len(stored(store)) == 2
+    status, objective = rows[exact]
+    assert status in ("timeout", "optimal") and objective is not None
