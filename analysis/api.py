@@ -35,6 +35,15 @@ def as_instance(value: Instance) -> tuple[Family[Any, Any], Any]:
     raise PackgapError(f"not an instance of any family: {type(value).__name__}")
 
 
+def _method_names(methods: object) -> str:
+    """``methods`` of the API (``"all"``, one name, or a list of names) as the CLI's comma list."""
+    if isinstance(methods, str):
+        return methods
+    if isinstance(methods, list | tuple) and all(isinstance(m, str) for m in methods):
+        return ",".join(methods)
+    raise PackgapError(f'methods: expected "all", a method name or a list of method names, got {methods!r}')
+
+
 def solve(
     instance: Instance,
     method: str,
@@ -48,8 +57,12 @@ def solve(
     from packgap.analysis.run import solve as run_solve
     from packgap.solvers.outcome import SolveOptions
 
-    family, value = as_instance(instance)
+    if not isinstance(method, str):
+        raise PackgapError(f"method: expected a method name, got {type(method).__name__} {method!r}")
+    if params is not None and not isinstance(params, Mapping):
+        raise PackgapError(f"params: expected a mapping of parameter names to values, got {type(params).__name__}")
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    family, value = as_instance(instance)
     return run_solve(family, value, registry.method(family.name, method), options=options, params=params)
 
 
@@ -73,7 +86,9 @@ def compare(
     items: list[Instance] = (
         list(instances) if isinstance(instances, list | tuple) else [instances]  # one path, document or object
     )
-    names = methods if isinstance(methods, str) else ",".join(methods)
+    names = _method_names(methods)
+    if store is not None and not isinstance(store, str | Path):
+        raise PackgapError(f"store: expected a file path, got {type(store).__name__}")
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
     db = None if store is None else ResultStore(Path(store))
     rows = []
