@@ -21,12 +21,12 @@ values put the largest local batch Pollux profiled on one GPU at about 10 GB of 
 
 from __future__ import annotations
 
-import csv
 import statistics
 from pathlib import Path
 
 import numpy as np
 
+from packgap.instances.csvfile import read_csv
 from packgap.sharing import ModelProfile
 
 #: Gradient (message) size per model in MB: fp32 parameters of BERT-base (110 M), ResNet-18
@@ -48,8 +48,8 @@ DELTA_GRID = tuple(1.0 + 0.25 * k for k in range(37))
 
 
 def _rows(folder: Path, app: str) -> list[dict[str, str]]:
-    with open(folder / app / "placements.csv", newline="") as fh:
-        return list(csv.DictReader(fh))
+    columns = ("placement", "local_bsz", "step_time", "sync_time")
+    return [row for _, row in read_csv(folder / app / "placements.csv", columns, "a Pollux throughput profile")]
 
 
 def _replicas(placement: str) -> int:
