@@ -1,0 +1,80 @@
+"""Issue 22.3: sizes nobody bounded are checked before any work, refused with an estimate of
+what they would take (exit 2); each case runs under a 3 GB memory limit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from packgap import jsonio
+from packgap.analysis.calibration.commands import MAX_ESTIMATE_S, estimated_seconds
+from packgap.analysis.registry import to_document
+from packgap.instances.planning.generator import generate
+from packgap.instances.sharing.generator import generate as generate_sharing
+from tests.robust.limited import packgap_limited
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sizes")
+    planning = to_document("planning", generate(4, seed=1))
+    planning["gpu_types"][0]["count"] = 10**9
+    (root / "many-gpus.json").write_text(json.dumps(planning))
+    sharing = to_document("sharing", generate_sharing(6, seed=1, nodes=2))
+    sharing["cluster"]["nodes"] = 10**8
+    (root / "many-nodes.json").write_text(json.dumps(sharing))
+    return root
+
+
+CASES = [
+    (
+        ("compare", "many-gpus.json", "--methods", "mchp"),
+        "gpu_types[0].count: 1,000,000,000 GPUs would need about 200.0 GB of per-GPU state; "
+        "at most 1,000,000 GPUs in one instance",
+    ),
+    (("instances", "check", "many-gpus.json"), "gpu_types[0].count: 1,000,000,000 GPUs"),
+    (
+        ("simulate", "many-nodes.json", "--policy", "sjf-bsbf"),
+        "cluster.nodes: 100,000,000 nodes x 4 GPUs: 400,000,000 GPUs would need about 80.0 GB",
+    ),
+    (
+        ("instances", "generate", "planning", "--groups", "4", "--gpu-types", "A800:1000000000", "-o", "x.json"),
+        "--gpu-types A800:1000000000: 1,000,000,000 GPUs would need about 200.0 GB",
+    ),
+    (("calibration", "table3", "--granularity", "0.1"), "--granularity 0.1: a 0.1 % grid takes about 61.9 h"),
+    (
+        ("sweep", "planning", "--sizes", "1-100000000", "--store", "s.duckdb"),
+        "--sizes: '1-100000000' makes 100,000,000 values, one instance each; at most 10,000 in one sweep",
+    ),
+    (
+        ("sweep", "planning", "--sizes", "1-100", "--seeds", "0-200", "--store", "s.duckdb"),
+        "--sizes x --seeds: 100 x 201 instances",
+    ),
+    (("instances", "generate", "calibration", "--jobs", "10000000", "-o", "x.json"), "less than or equal to 100000"),
+    (("instances", "generate", "calibration-workload", "--jobs", "10000000", "-o", "x.json"), "100000"),
+]
+
+
+@pytest.mark.parametrize(("args", "fragment"), CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_a_size_beyond_the_bound_is_refused_with_its_estimate(
+    files: Path, args: tuple[str, ...], fragment: str
+) -> None:
+    done = packgap_limited(*args, cwd=files)
+    assert done.returncode == 2, done.stderr
+    assert fragment in " ".join(done.stderr.split()), done.stderr
+    assert "Traceback" not in done.stderr and not (files / "x.json").exists()
+
+
+def test_a_million_gpus_still_load(tmp_path: Path) -> None:
+    doc = to_document("planning", generate(4, seed=1))
+    doc["gpu_types"][0]["count"] = 10**6
+    jsonio.write(doc, tmp_path / "p.json")
+    done = packgap_limited("instances", "check", "p.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_table3_estimate_allows_the_finest_grid_within_an_hour() -> None:
+    assert estimated_seconds(10.0) < 1 < estimated_seconds(1.0) < MAX_ESTIMATE_S
+    assert estimated_seconds(0.4) <= MAX_ESTIMATE_S < estimated_seconds(0.39)
