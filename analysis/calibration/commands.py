@@ -46,9 +46,11 @@ def estimated_seconds(granularity: float) -> float:
 
 
 def check_granularity(granularity: float) -> None:
-    """Refuse a grid whose estimated time exceeds :data:`MAX_ESTIMATE_S`, naming the estimate."""
+    """Refuse a step outside (0, 100] % or a grid whose estimated time exceeds :data:`MAX_ESTIMATE_S`."""
     from packgap.errors import PackgapError
 
+    if not 0 < granularity <= 100:  # also refuses nan and inf, which no grid step can be
+        raise PackgapError(f"--granularity: an LGRR step in % must lie in (0, 100], got {granularity:g}")
     estimate = estimated_seconds(granularity)
     if estimate > MAX_ESTIMATE_S:
         finest = (SECONDS_AT_1_PERCENT / MAX_ESTIMATE_S) ** (1 / 3)

@@ -44,6 +44,7 @@ CASES = [
         "--gpu-types A800:1000000000: 1,000,000,000 GPUs would need about 200.0 GB",
     ),
     (("calibration", "table3", "--granularity", "0.1"), "--granularity 0.1: a 0.1 % grid takes about 61.9 h"),
+    (("calibration", "table3", "--granularity", "inf"), "--granularity: an LGRR step in % must lie in (0, 100]"),
     (
         ("sweep", "planning", "--sizes", "1-100000000", "--store", "s.duckdb"),
         "--sizes: '1-100000000' makes 100,000,000 values, one instance each; at most 10,000 in one sweep",

@@ -10,20 +10,7 @@ import pytest
 from packgap.analysis.spec import load_spec
 from packgap.errors import PackgapError
 from tests.clirun import packgap
-
-SPEC = """time_limit = 20
-seed = 5
-
-[[generate]]
-generator = "planning"
-sizes = [3]
-seeds = [0]
-options = { gpu_types = "A800:1,RTX4090:2" }
-methods = ["mchp", "edf"]
-
-[params.mchp]
-deadline_weight = 2.0
-"""
+from tests.robust.samples import SPEC
 
 BAD = [
     ("time_limit = 20", 'time_limit = "60"', "time_limit: expected a number of seconds, got str"),

@@ -8,13 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.robust.inprocess import run
-
-MURI_HEADER = (
-    "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,"
-    "iteration_time,resource_time_0,resource_time_1,resource_time_2,priority"
-)
-MURI = f"{MURI_HEADER}\n0,1,5000,1000,dqn,128,0,0,490,8,8,0,1\n1,2,6000,1000,a2c,64,0,0,490,8,8,1,1\n"
-PHILLY = "timestamp,duration,num_gpus\n2017-10-02 09:00:00,100,1\n2017-10-02 09:10:00,200,2\n"
+from tests.robust.samples import MURI, PHILLY
 
 
 @pytest.fixture
