@@ -151,6 +151,7 @@ def check_seed(value: object, name: str = "seed") -> int:
 
 
 def check_threads(value: object, name: str = "threads") -> int:
+    """Solver threads in ``[1, 1024]``."""
     return _whole(value, name, 1, MAX_THREADS)
 
 

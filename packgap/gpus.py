@@ -26,6 +26,13 @@ def gpu_count_problem(count: int) -> str | None:
     )
 
 
+def check_cluster_size(r: Reader, nodes: int | None, gpus_per_node: int | None, path: str) -> None:
+    """Record a problem at ``path`` when a cluster of ``nodes x gpus_per_node`` GPUs is too large."""
+    too_many = None if nodes is None or gpus_per_node is None else gpu_count_problem(nodes * gpus_per_node)
+    if too_many is not None:
+        r.error(path, f"{nodes:,} nodes x {gpus_per_node} GPUs: {too_many}")
+
+
 @dataclass(frozen=True)
 class GpuType:
     name: str

@@ -11,6 +11,7 @@ import pytest
 from packgap import jsonio
 from packgap.analysis.calibration.commands import MAX_ESTIMATE_S, estimated_seconds
 from packgap.analysis.registry import to_document
+from packgap.instances.calibration.jobsets import generate as generate_calibration
 from packgap.instances.planning.generator import generate
 from packgap.instances.sharing.generator import generate as generate_sharing
 from tests.robust.limited import packgap_limited
@@ -25,6 +26,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     sharing = to_document("sharing", generate_sharing(6, seed=1, nodes=2))
     sharing["cluster"]["nodes"] = 10**8
     (root / "many-nodes.json").write_text(json.dumps(sharing))
+    calibration = to_document("calibration", generate_calibration(3, seed=1))
+    calibration["cluster"]["nodes"] = 10**8
+    (root / "many-calibration-nodes.json").write_text(json.dumps(calibration))
     return root
 
 
@@ -38,6 +42,10 @@ CASES = [
     (
         ("simulate", "many-nodes.json", "--policy", "sjf-bsbf"),
         "cluster.nodes: 100,000,000 nodes x 4 GPUs: 400,000,000 GPUs would need about 80.0 GB",
+    ),
+    (
+        ("instances", "check", "many-calibration-nodes.json"),
+        "cluster.nodes: 100,000,000 nodes x 2 GPUs: 200,000,000 GPUs would need about 40.0 GB",
     ),
     (
         ("instances", "generate", "planning", "--groups", "4", "--gpu-types", "A800:1000000000", "-o", "x.json"),
