@@ -53,7 +53,13 @@ def solve(
     threads: int = 1,
     params: Mapping[str, Any] | None = None,
 ) -> SolveResult:
-    """Solve ``instance`` with the registered ``method`` of its family."""
+    """Solve ``instance`` with the registered ``method`` of its family.
+
+    Arguments are checked as the CLI checks its options (:mod:`packgap.fields`): ``seed`` a whole
+    number in [0, 2**31 - 1] (CP-SAT and HiGHS take 32-bit seeds), ``threads`` in [1, 1024],
+    ``time_limit`` None or positive seconds (``True`` is not a number); a bad one raises a
+    :class:`~packgap.errors.PackgapError` that names it.
+    """
     from packgap.analysis.run import solve as run_solve
     from packgap.solvers.outcome import SolveOptions
 
@@ -76,7 +82,8 @@ def compare(
     store: str | Path | None = None,
 ) -> Any:
     """Every method on every instance, as a pandas DataFrame (one row per result, primal
-    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file."""
+    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file.
+    ``methods`` is ``"all"``, a name or a list of names; the options are checked as in :func:`solve`."""
     import pandas as pd
 
     from packgap.analysis.compare import compare_instance

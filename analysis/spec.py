@@ -22,6 +22,10 @@
     [params.mchp]            # method parameters, by method name
     deadline_weight = 1.0
 
+Every key and type is checked before any cell runs (``true`` is not a number), each message
+naming the file and the key path: ``seed`` in [0, 2**31 - 1], ``threads`` in [1, 1024],
+``repetitions`` in [1, 1000], ``[params.NAME]`` a method of the sweep with its own parameters.
+
 Per-run seeds are derived by hashing (base seed, instance digest, method, repetition)
 (benchopt), so adding an instance or a method never changes another cell's seed.
 """

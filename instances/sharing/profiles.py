@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from packgap.instances.csvfile import read_csv
+from packgap.errors import PackgapError
+from packgap.instances.csvfile import cell, number, read_csv
 from packgap.sharing import ModelProfile
 
 #: Gradient (message) size per model in MB: fp32 parameters of BERT-base (110 M), ResNet-18
@@ -48,8 +49,17 @@ DELTA_GRID = tuple(1.0 + 0.25 * k for k in range(37))
 
 
 def _rows(folder: Path, app: str) -> list[dict[str, str]]:
-    columns = ("placement", "local_bsz", "step_time", "sync_time")
-    return [row for _, row in read_csv(folder / app / "placements.csv", columns, "a Pollux throughput profile")]
+    """The rows of one application's profile, every cell the fit reads checked first."""
+    path = folder / app / "placements.csv"
+    rows = read_csv(path, ("placement", "local_bsz", "step_time", "sync_time"), "a Pollux throughput profile")
+    for line, row in rows:
+        for column in ("local_bsz", "step_time", "sync_time"):
+            number(row[column], cell(path, line, column))
+        if not row["placement"].isdigit():
+            raise PackgapError(
+                f"{cell(path, line, 'placement')}: expected digits (GPUs per node), got {row['placement']!r}"
+            )
+    return [row for _, row in rows]
 
 
 def _replicas(placement: str) -> int:

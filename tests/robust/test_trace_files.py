@@ -62,3 +62,19 @@ def test_the_good_muri_file_still_builds(files: Path) -> None:
     code, err = run("instances", "from-trace", "muri", "muri.csv", "-o", "out.json")
     assert code == 0, err
     assert "muri-1" in (files / "out.json").read_text()
+
+
+def test_a_bad_cell_of_a_pollux_profile_is_named(files: Path) -> None:
+    apps = ("bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3")
+    rows = "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n1,8,0.9,0.01\n2,4,0.6,0.05\n11,8,1.0,0.08\n"
+    for app in apps:
+        (files / "profiles" / app).mkdir(parents=True)
+        (files / "profiles" / app / "placements.csv").write_text(rows.replace("0.9", "x") if app == "ncf" else rows)
+    (files / "pollux.csv").write_text("name,time,application,num_replicas,batch_size\nj1,0,bert,2,24\n")
+    args = ("sharing-pollux", "pollux.csv", "--profiles", "profiles", "--xi-source", "global")
+    code, err = run("instances", "from-trace", *args, "-o", "out.json")
+    assert code == 2, err
+    assert "ncf/placements.csv line 3: column step_time: expected a number, got 'x'" in " ".join(err.split())
+    (files / "profiles" / "ncf" / "placements.csv").write_text(rows)
+    code, err = run("instances", "from-trace", *args, "-o", "out.json")
+    assert code == 0, err
