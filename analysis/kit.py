@@ -14,6 +14,7 @@ import what they need when they run.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -93,6 +94,8 @@ def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: 
             continue
         if not _has_type(option, value):
             raise PackgapError(f"{option.flag} expects {option.type.__name__}, got {type(value).__name__} {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PackgapError(f"{option.flag} must be a finite number, got {value}")
         if option.minimum is not None and value < option.minimum:
             raise PackgapError(f"{option.flag} must be >= {option.minimum:g}, got {value}")
         if option.maximum is not None and value > option.maximum:

@@ -90,12 +90,14 @@ COMMANDS = [
     ("simulate", "sh.json"),
     ("instances", "show", "pk.json"),
     ("instances", "generate", "packing", "--jobs", "4"),
+    ("instances", "generate", "sharing", "--jobs", "4", "--nodes", "1"),
+    ("instances", "generate", "calibration-workload", "--jobs", "4"),
 ]
 FLAGS = [
     "-m", "--methods", "--method", "--seed", "--time-limit", "--threads", "--param", "-o", "--store", "--json",
     "--rows", "--by", "--policy", "--pipeline", "--reference", "--groups", "--jobs", "--nodes", "--gpu-types",
     "--max-jobs", "--start", "--xi-source", "--sizes", "--seeds", "--spec", "--granularity", "--family",
-    "--no-such-flag", "-x", "--",
+    "--hours", "--max-hours", "--rate", "--xi", "--no-such-flag", "-x", "--",
 ]  # fmt: skip
 VALUES = [
     "", "0", "1", "-1", "4", "2.5", "1e9", "99999999999999999999", "nan", "inf", "-inf", "abc",

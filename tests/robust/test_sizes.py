@@ -62,6 +62,11 @@ CASES = [
         "--sizes x --seeds: 100 x 201 instances",
     ),
     (("instances", "generate", "calibration", "--jobs", "10000000", "-o", "x.json"), "less than or equal to 100000"),
+    (("instances", "generate", "sharing", "--jobs", "4", "--hours", "inf", "-o", "x.json"), "--hours must be a finite"),
+    (
+        ("instances", "generate", "calibration-workload", "--jobs", "4", "--max-hours", "inf", "-o", "x.json"),
+        "--max-hours must be a finite number, got inf",
+    ),
     (("instances", "generate", "calibration-workload", "--jobs", "10000000", "-o", "x.json"), "100000"),
 ]
 
