@@ -2,13 +2,11 @@
 argument lists, every trace builder and the sweep-spec reader with mutated files, and the
 Python API with wrong types. Each ends with exit 0 or 2 (or a packgap error), never a
 traceback, under a memory limit; the CLI runs in this process (fast), with an address-space
-limit a little above what the process holds already."""
+limit a little above what the process holds already (:func:`memory_headroom`)."""
 
 from __future__ import annotations
 
 import contextlib
-import resource
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,31 +23,12 @@ from packgap.errors import PackgapError
 from packgap.instances.packing.generator import generate as generate_packing
 from packgap.instances.planning.generator import generate
 from packgap.instances.sharing.generator import generate as generate_sharing
-from tests.robust.inprocess import run
+from tests.robust.inprocess import memory_headroom, run
 from tests.robust.samples import MURI, PHILLY, SPEC
 
-#: Memory a command may add to what the test process holds (bytes).
-HEADROOM = 3 * 1024**3
 FUZZ = settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], database=None
 )
-
-
-@contextlib.contextmanager
-def memory_headroom() -> Iterator[None]:
-    """An address-space limit of the current size plus :data:`HEADROOM`, lifted afterwards."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    size = next(
-        int(line.split()[1]) * 1024
-        for line in Path("/proc/self/status").read_text().splitlines()
-        if line.startswith("VmSize")
-    )
-    limit = size + HEADROOM if hard == resource.RLIM_INFINITY else min(hard, size + HEADROOM)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 @pytest.fixture(scope="module")
@@ -130,8 +109,7 @@ def test_cli_ends_in_exit_0_or_2(
     if command[-1] == "--granularity":
         # A valid grid runs the eight Table 3 sets (7 s and more); only refusals are fuzzed here.
         args = [st_refusal(args), *(a for a in args if a != "--granularity")]
-    with memory_headroom():
-        code, err = run(*command, *args)
+    code, err = run(*command, *args)
     event(f"{command[0]}: exit {code}")
     assert code in (0, 2), err
     assert "Traceback" not in err
@@ -176,8 +154,7 @@ def test_trace_builders_take_mutated_files(
 ) -> None:
     monkeypatch.chdir(folder)
     (folder / "mutated.csv").write_bytes(mutate(base, how))
-    with memory_headroom():
-        code, err = run("instances", "from-trace", builder, "mutated.csv", "-o", "out.json")
+    code, err = run("instances", "from-trace", builder, "mutated.csv", "-o", "out.json")
     event(f"exit {code}")
     assert code in (0, 2), err
 
