@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import ast
-import json
 import math
 import statistics
 from collections.abc import Mapping
@@ -31,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from packgap import jsonio
 from packgap.errors import PackgapError
 from packgap.instances.csvfile import cell, iso_time, number, read_csv, whole
 from packgap.instances.sharing.generator import _task
@@ -79,7 +79,7 @@ def _complete(found: Mapping[tuple[str, str], list[float]], source: str) -> Inte
 
 def gavel_xi(path: Path, gpu: str = "v100") -> Interference:
     """xi per task pair from Gavel's pairwise throughput JSON (one worker type)."""
-    table = json.loads(path.read_text())
+    table = jsonio.read(path)
     if gpu not in table:
         raise PackgapError(f"{path}: no worker type {gpu!r} (known: {', '.join(table)})")
     task_of = {v: k for k, v in GAVEL_TYPES.items()}

@@ -64,7 +64,7 @@ def test_the_good_muri_file_still_builds(files: Path) -> None:
     assert "muri-1" in (files / "out.json").read_text()
 
 
-def test_a_bad_cell_of_a_pollux_profile_is_named(files: Path) -> None:
+def test_pollux_profiles_and_gavel_xi_files_are_named(files: Path) -> None:
     apps = ("bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3")
     rows = "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n1,8,0.9,0.01\n2,4,0.6,0.05\n11,8,1.0,0.08\n"
     for app in apps:
@@ -78,3 +78,8 @@ def test_a_bad_cell_of_a_pollux_profile_is_named(files: Path) -> None:
     (files / "profiles" / "ncf" / "placements.csv").write_text(rows)
     code, err = run("instances", "from-trace", *args, "-o", "out.json")
     assert code == 0, err
+    (files / "empty").mkdir()
+    gavel = ("sharing-pollux", "pollux.csv", "--profiles", "profiles", "--traces", "empty", "--xi-source", "gavel")
+    code, err = run("instances", "from-trace", *gavel, "-o", "out.json")
+    assert code == 2, err
+    assert "gavel/simulation_throughputs.json: 1 problem(s) - cannot read file" in " ".join(err.split())
