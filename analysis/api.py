@@ -35,6 +35,15 @@ def as_instance(value: Instance) -> tuple[Family[Any, Any], Any]:
     raise PackgapError(f"not an instance of any family: {type(value).__name__}")
 
 
+def _method_names(methods: object) -> str:
+    """``methods`` of the API (``"all"``, one name, or a list of names) as the CLI's comma list."""
+    if isinstance(methods, str):
+        return methods
+    if isinstance(methods, list | tuple) and all(isinstance(m, str) for m in methods):
+        return ",".join(methods)
+    raise PackgapError(f'methods: expected "all", a method name or a list of method names, got {methods!r}')
+
+
 def solve(
     instance: Instance,
     method: str,
@@ -44,12 +53,22 @@ def solve(
     threads: int = 1,
     params: Mapping[str, Any] | None = None,
 ) -> SolveResult:
-    """Solve ``instance`` with the registered ``method`` of its family."""
+    """Solve ``instance`` with the registered ``method`` of its family.
+
+    Arguments are checked as the CLI checks its options (:mod:`packgap.fields`): ``seed`` a whole
+    number in [0, 2**31 - 1] (CP-SAT and HiGHS take 32-bit seeds), ``threads`` in [1, 1024],
+    ``time_limit`` None or positive seconds (``True`` is not a number); a bad one raises a
+    :class:`~packgap.errors.PackgapError` that names it.
+    """
     from packgap.analysis.run import solve as run_solve
     from packgap.solvers.outcome import SolveOptions
 
-    family, value = as_instance(instance)
+    if not isinstance(method, str):
+        raise PackgapError(f"method: expected a method name, got {type(method).__name__} {method!r}")
+    if params is not None and not isinstance(params, Mapping):
+        raise PackgapError(f"params: expected a mapping of parameter names to values, got {type(params).__name__}")
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    family, value = as_instance(instance)
     return run_solve(family, value, registry.method(family.name, method), options=options, params=params)
 
 
@@ -63,7 +82,8 @@ def compare(
     store: str | Path | None = None,
 ) -> Any:
     """Every method on every instance, as a pandas DataFrame (one row per result, primal
-    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file."""
+    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file.
+    ``methods`` is ``"all"``, a name or a list of names; the options are checked as in :func:`solve`."""
     import pandas as pd
 
     from packgap.analysis.compare import compare_instance
@@ -73,7 +93,9 @@ def compare(
     items: list[Instance] = (
         list(instances) if isinstance(instances, list | tuple) else [instances]  # one path, document or object
     )
-    names = methods if isinstance(methods, str) else ",".join(methods)
+    names = _method_names(methods)
+    if store is not None and not isinstance(store, str | Path):
+        raise PackgapError(f"store: expected a file path, got {type(store).__name__}")
     options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
     db = None if store is None else ResultStore(Path(store))
     rows = []

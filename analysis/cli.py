@@ -370,7 +370,9 @@ def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: the typer app plus every kit's generated commands."""
     try:
-        add_dynamic_commands(app, instances_app)
+        # Once per process: a second main() (tests, notebooks) would register every command again.
+        if not any(group.name == "sweep" for group in app.registered_groups):
+            add_dynamic_commands(app, instances_app)
     except PackgapError as exc:
         err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False)
         sys.exit(2)

@@ -21,7 +21,6 @@ import typer
 from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.cliutil import (
-    MAX_SEED,
     PLOT_SUFFIXES,
     check_output,
     check_store,
@@ -34,6 +33,7 @@ from packgap.analysis.cliutil import (
 )
 from packgap.analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options
 from packgap.errors import PackgapError
+from packgap.fields import MAX_SEED
 
 
 def typer_param(option: Option) -> inspect.Parameter:

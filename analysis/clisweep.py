@@ -40,9 +40,15 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         check_store(store)
         fam = registry.family(family)
         chosen = [m.name for m in registry.resolve(family, methods)]
+        ns, instance_seeds = parse_ints(sizes, "--sizes"), parse_ints(seeds, "--seeds")
+        if len(ns) * len(instance_seeds) > MAX_INSTANCES:
+            raise PackgapError(
+                f"--sizes x --seeds: {len(ns):,} x {len(instance_seeds):,} instances, each generated and kept "
+                f"in memory before solving; at most {MAX_INSTANCES:,} in one sweep"
+            )
         cells = []
-        for n in parse_ints(sizes, "--sizes"):
-            for seed in parse_ints(seeds, "--seeds"):
+        for n in ns:
+            for seed in instance_seeds:
                 document = fam.instance_to_dict(build_instance(gen, {**given(values), size: n, "seed": seed}))
                 # each run's seed as a spec with seed = 0 and one repetition derives it, so the two
                 # kinds of sweep find each other's cells in one store instead of running them again
@@ -132,8 +138,13 @@ def spec_sweep(sweep: typer.Typer, gap_view: Callable[[Any], Any]) -> None:
         run_cells(described.cells, options, store, workers, scheduler, gap_view, None)
 
 
+#: Most instances one ``sweep FAMILY`` generates (all of them are held before the first solve).
+MAX_INSTANCES = 10_000
+
+
 def parse_ints(text: str, option: str) -> list[int]:
-    """``"4,6,8"`` or ``"0-4"`` (inclusive) or a mix -> sorted unique integers."""
+    """``"4,6,8"`` or ``"0-4"`` (inclusive) or a mix -> sorted unique integers, at most
+    :data:`MAX_INSTANCES` of them (checked before a range is spelt out)."""
     values: set[int] = set()
     for part in text.split(","):
         lo, dash, hi = part.strip().partition("-")
@@ -141,5 +152,11 @@ def parse_ints(text: str, option: str) -> list[int]:
             raise PackgapError(f"{option}: expected numbers like 4,6,8 or 0-4, got {part.strip()!r}")
         if dash and int(hi) < int(lo):
             raise PackgapError(f"{option}: empty range {part.strip()!r} (write LOW-HIGH)")
+        span = int(hi) - int(lo) + 1 if dash else 1
+        if len(values) + span > MAX_INSTANCES:
+            raise PackgapError(
+                f"{option}: {part.strip()!r} makes {len(values) + span:,} values, one instance each; "
+                f"at most {MAX_INSTANCES:,} in one sweep"
+            )
         values.update(range(int(lo), int(hi) + 1) if dash else [int(lo)])
     return sorted(values)

@@ -23,6 +23,7 @@ from packgap import jsonio
 from packgap.analysis.kit import Tick
 from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap.errors import PackgapError
+from packgap.fields import MAX_SEED
 from packgap.result import SolveResult
 
 #: Width of output that is not a terminal (logs, CI): wide enough that no table is cut.
@@ -44,9 +45,6 @@ TimeLimit = Annotated[
         help=f"Wall seconds per exact method, model building included (default {DEFAULT_EXACT_TIME_LIMIT:g} s).",
     ),
 ]
-#: Largest seed: CP-SAT's and HiGHS's ``random_seed`` are 32-bit signed integers (the store's
-#: BIGINT column would hold 2**63 - 1, the solvers fail above this).
-MAX_SEED = 2**31 - 1
 Seed = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed recorded in every result.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (1 = deterministic).")]

@@ -14,6 +14,7 @@ import what they need when they run.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -68,9 +69,20 @@ SEED = Option("seed", int, "Seed (same seed, same bytes).", minimum=0, maximum=2
 MAX_SIZE = 100_000
 
 
+def _has_type(option: Option, value: Any) -> bool:
+    # bool is an int subclass, yet ``max_jobs = true`` in a sweep spec is a mistake.
+    if option.type is bool or isinstance(value, bool):
+        return option.type is bool and isinstance(value, bool)
+    if option.type is float:
+        return isinstance(value, int | float)
+    if option.type is Path:
+        return isinstance(value, str | Path)
+    return isinstance(value, option.type)
+
+
 def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: str) -> dict[str, Any]:
-    """The given options (None = not given) checked against ``declared``: unknown names,
-    numbers below their minimum and strings outside their choices fail with the flag named."""
+    """The given options (None = not given) checked against ``declared``: unknown names, values
+    of another type, numbers out of bounds and strings outside their choices fail with the flag named."""
     by_name = {o.name: o for o in declared}
     extra = sorted(k for k, v in given.items() if v is not None and k not in by_name)
     if extra:
@@ -80,6 +92,10 @@ def check_options(declared: tuple[Option, ...], given: Mapping[str, Any], what: 
         option = by_name.get(name)
         if option is None or value is None:
             continue
+        if not _has_type(option, value):
+            raise PackgapError(f"{option.flag} expects {option.type.__name__}, got {type(value).__name__} {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PackgapError(f"{option.flag} must be a finite number, got {value}")
         if option.minimum is not None and value < option.minimum:
             raise PackgapError(f"{option.flag} must be >= {option.minimum:g}, got {value}")
         if option.maximum is not None and value > option.maximum:

@@ -22,6 +22,10 @@
     [params.mchp]            # method parameters, by method name
     deadline_weight = 1.0
 
+Every key and type is checked before any cell runs (``true`` is not a number), each message
+naming the file and the key path: ``seed`` in [0, 2**31 - 1], ``threads`` in [1, 1024],
+``repetitions`` in [1, 1000], ``[params.NAME]`` a method of the sweep with its own parameters.
+
 Per-run seeds are derived by hashing (base seed, instance digest, method, repetition)
 (benchopt), so adding an instance or a method never changes another cell's seed.
 """
@@ -30,7 +34,8 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,9 +45,14 @@ from packgap.analysis.kit import check_options
 from packgap.analysis.store import instance_digest
 from packgap.analysis.sweep import Cell
 from packgap.errors import PackgapError
+from packgap.fields import check_seed, check_threads, check_time_limit
 from packgap.instances.traces import user_trace_file
 
 _TOP = {"time_limit", "threads", "repetitions", "seed", "generate", "trace", "params", "traces"}
+_GENERATE = {"generator", "sizes", "seeds", "options", "methods"}
+_TRACE = {"builder", "path", "options", "methods"}
+#: Most runs per (instance, method): each is a full solve, so more is a typo, not a sweep.
+MAX_REPETITIONS = 1000
 
 
 @dataclass(frozen=True)
@@ -58,67 +68,129 @@ def run_seed(base: int, digest: str, method: str, repetition: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:4], "big") >> 1
 
 
+@contextmanager
+def _at(where: str) -> Iterator[None]:
+    """Prefix the message of any packgap error raised inside with ``where`` (a key path)."""
+    try:
+        yield
+    except PackgapError as exc:
+        raise PackgapError(f"{where}: {exc}") from None
+
+
 def _methods(family: str, value: Any, where: str) -> list[str]:
     if value == "all":
         return [m.name for m in registry.kit(family).methods]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise PackgapError(f'{where}.methods: expected "all" or a list of method names')
-    return [registry.method(family, v).name for v in value]
+    with _at(f"{where}.methods"):
+        return [registry.method(family, v).name for v in value]
 
 
 def _ints(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list) or not value or not all(isinstance(v, int) and v >= 0 for v in value):
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
         raise PackgapError(f"{where}: expected a non-empty list of whole numbers >= 0")
     return value
 
 
-def _table(value: Any, where: str) -> dict[str, Any]:
+def _table(value: Any, where: str, keys: set[str] | None = None) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise PackgapError(f"{where}: expected a table")
+        raise PackgapError(f"{where}: expected a table, got {type(value).__name__}")
+    unknown = sorted(set(value) - keys) if keys is not None else []
+    if unknown:
+        raise PackgapError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(keys or ()))})")
     return dict(value)
 
 
-def load_spec(path: Path) -> SweepSpec:
-    """Read and check a sweep file; every problem names its key (``generate[1].sizes``)."""
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackgapError(f"--spec {path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PackgapError(f"--spec {path}: not valid TOML: {exc}") from None
-    unknown = sorted(set(doc) - _TOP)
-    if unknown:
-        raise PackgapError(f"--spec {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(_TOP))})")
-    params = {name: _table(v, f"params.{name}") for name, v in _table(doc.get("params", {}), "params").items()}
-    base, repetitions = doc.get("seed", 0), doc.get("repetitions", 1)
-    if not isinstance(repetitions, int) or repetitions < 1:
-        raise PackgapError("repetitions: expected a whole number >= 1")
+def _name(entry: Mapping[str, Any], key: str, where: str) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str):
+        raise PackgapError(f"{where}.{key}: expected a name, got {value!r}")
+    return value
+
+
+def _entries(doc: Mapping[str, Any], key: str, keys: set[str]) -> list[dict[str, Any]]:
+    """The ``[[key]]`` array of tables, each checked for unknown keys."""
+    value = doc.get(key, [])
+    if not isinstance(value, list):
+        raise PackgapError(f"{key}: expected an array of tables ([[{key}]])")
+    return [_table(entry, f"{key}[{i}]", keys) for i, entry in enumerate(value)]
+
+
+def _instances(doc: Mapping[str, Any], traces: str | None) -> list[tuple[str, dict[str, Any], list[str]]]:
     instances: list[tuple[str, dict[str, Any], list[str]]] = []
-    for i, entry in enumerate(doc.get("generate", [])):
+    for i, entry in enumerate(_entries(doc, "generate", _GENERATE)):
         where = f"generate[{i}]"
-        entry = _table(entry, where)
-        gen = registry.generator(str(entry.get("generator")))
+        name = _name(entry, "generator", where)
+        with _at(f"{where}.generator"):
+            gen = registry.generator(name)
         if gen.size_option is None:
             raise PackgapError(f"{where}.generator: {gen.name} has no size to sweep")
         opts = _table(entry.get("options", {}), f"{where}.options")
         methods = _methods(gen.target, entry.get("methods", "all"), where)
         for size in _ints(entry.get("sizes"), f"{where}.sizes"):
             for seed in _ints(entry.get("seeds", [0]), f"{where}.seeds"):
-                given = check_options(gen.options, {**opts, gen.size_option: size, "seed": seed}, where)
-                doc_ = registry.to_document(gen.target, gen.build(given))
+                with _at(where):
+                    given = check_options(gen.options, {**opts, gen.size_option: size, "seed": seed}, "options")
+                    doc_ = registry.to_document(gen.target, gen.build(given))
                 instances.append((gen.target, doc_, methods))
-    for i, entry in enumerate(doc.get("trace", [])):
+    for i, entry in enumerate(_entries(doc, "trace", _TRACE)):
         where = f"trace[{i}]"
-        entry = _table(entry, where)
-        builder = registry.trace_builder(str(entry.get("builder")))
-        opts = check_options(builder.options, _table(entry.get("options", {}), f"{where}.options"), where)
+        name = _name(entry, "builder", where)
+        with _at(f"{where}.builder"):
+            builder = registry.trace_builder(name)
+        file = Path(_name(entry, "path", where))
+        with _at(where):
+            opts = check_options(builder.options, _table(entry.get("options", {}), "options"), "options")
+            built = builder.build(user_trace_file(file, traces), {**opts, "traces": traces})
         methods = _methods(builder.target, entry.get("methods", "all"), where)
-        built = builder.build(
-            user_trace_file(Path(str(entry.get("path", ""))), doc.get("traces")), {**opts, "traces": doc.get("traces")}
-        )
         instances.append((builder.target, registry.to_document(builder.target, built), methods))
-    if not instances:
-        raise PackgapError(f"--spec {path}: no [[generate]] or [[trace]] entry")
+    return instances
+
+
+def _params(doc: Mapping[str, Any], instances: list[tuple[str, dict[str, Any], list[str]]]) -> dict[str, Any]:
+    """``[params.METHOD]`` tables, each naming a method of the sweep and only its parameters."""
+    chosen = {(family, m) for family, _, methods in instances for m in methods}
+    params = {}
+    for name, value in _table(doc.get("params", {}), "params").items():
+        table = _table(value, f"params.{name}")
+        families = sorted(family for family, m in chosen if m == name)
+        if not families:
+            known = ", ".join(sorted({m for _, m in chosen}))
+            raise PackgapError(f"params.{name}: unknown method (known: {known})")
+        with _at(f"params.{name}"):
+            for family in families:
+                registry.method(family, name).resolve_params(table)
+        params[name] = table
+    return params
+
+
+def load_spec(path: Path) -> SweepSpec:
+    """Read and check a sweep file; every problem names the file and its key (``s.toml: generate[1].sizes``)."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackgapError(f"--spec {path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PackgapError(f"--spec {path}: not valid TOML: {exc}") from None
+    with _at(str(path)):
+        _table(doc, "spec", _TOP)
+        time_limit = check_time_limit(doc.get("time_limit"), "time_limit")
+        threads = check_threads(doc.get("threads", 1), "threads")
+        base = check_seed(doc.get("seed", 0), "seed")
+        repetitions = doc.get("repetitions", 1)
+        if isinstance(repetitions, bool) or not isinstance(repetitions, int) or not 1 <= repetitions <= MAX_REPETITIONS:
+            raise PackgapError(f"repetitions: expected a whole number in [1, {MAX_REPETITIONS}], got {repetitions!r}")
+        traces = doc.get("traces")
+        if traces is not None and not isinstance(traces, str):
+            raise PackgapError(f"traces: expected a folder path (a string), got {traces!r}")
+        instances = _instances(doc, traces)
+        if not instances:
+            raise PackgapError("no [[generate]] or [[trace]] entry")
+        params = _params(doc, instances)
     cells = []
     for family, document, methods in instances:
         digest = instance_digest(document)
@@ -126,4 +198,4 @@ def load_spec(path: Path) -> SweepSpec:
             for rep in range(repetitions):
                 seed = run_seed(base, digest, method, rep)
                 cells.append(Cell(family, document, method, seed, params.get(method, {})))
-    return SweepSpec(cells, doc.get("time_limit"), doc.get("threads", 1))
+    return SweepSpec(cells, time_limit, threads)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
-from packgap.errors import InstanceError, Problem
+from packgap.errors import InstanceError, PackgapError, Problem
 
 T = TypeVar("T")
 
@@ -124,3 +124,43 @@ class Reader:
                 self.error(join(join(path, i), field), f"duplicate {name!r} (first at index {seen[name]})")
             else:
                 seen[name] = i
+
+
+# One function per rule for the solver settings, shared by the CLI, sweep specs and the Python
+# API; each names the argument or field (``name``) it checks.
+
+#: Largest seed: CP-SAT's ``random_seed`` and HiGHS's ``random_seed`` are 32-bit signed integers.
+MAX_SEED = 2**31 - 1
+
+#: Most solver threads: CP-SAT starts one worker per thread, far more than any machine has cores.
+MAX_THREADS = 1024
+
+
+def _whole(value: object, name: str, low: int, high: int, why: str = "") -> int:
+    # bool is an int subclass in Python, but ``seed = true`` is a mistake, never a seed.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PackgapError(f"{name}: expected a whole number, got {type(value).__name__} {value!r}")
+    if not low <= value <= high:
+        raise PackgapError(f"{name}: must lie in [{low}, {high}]{why}, got {value}")
+    return value
+
+
+def check_seed(value: object, name: str = "seed") -> int:
+    """A seed in ``[0, 2**31 - 1]``, the range CP-SAT and HiGHS accept."""
+    return _whole(value, name, 0, MAX_SEED, " (CP-SAT and HiGHS take 32-bit seeds)")
+
+
+def check_threads(value: object, name: str = "threads") -> int:
+    """Solver threads in ``[1, 1024]``."""
+    return _whole(value, name, 1, MAX_THREADS)
+
+
+def check_time_limit(value: object, name: str = "time_limit") -> float | None:
+    """None (no limit) or a positive, finite number of seconds."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PackgapError(f"{name}: expected a number of seconds, got {type(value).__name__} {value!r}")
+    if not (0 < value <= MAX_ABS):
+        raise PackgapError(f"{name}: must be a positive number of seconds up to {MAX_ABS:g}, got {value}")
+    return float(value)

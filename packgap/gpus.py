@@ -8,6 +8,30 @@ from typing import Any
 from packgap.errors import PackgapError
 from packgap.fields import Reader, join
 
+#: Most GPUs in one instance, 36 times Summit's 27,648: methods and simulators keep state per
+#: GPU (plans, clocks, holders), measured at 100-200 bytes a GPU (MCHP and EDF at 10^6 GPUs
+#: peak at 170-240 MB), so far larger counts are typos that would end in a MemoryError.
+MAX_GPUS = 1_000_000
+#: Upper end of the per-GPU memory measured above, for the estimate in the message.
+BYTES_PER_GPU = 200
+
+
+def gpu_count_problem(count: int) -> str | None:
+    """Why ``count`` GPUs are too many for one instance (with the memory they would take), or None."""
+    if count <= MAX_GPUS:
+        return None
+    return (
+        f"{count:,} GPUs would need about {count * BYTES_PER_GPU / 1e9:,.1f} GB of per-GPU state; "
+        f"at most {MAX_GPUS:,} GPUs in one instance"
+    )
+
+
+def check_cluster_size(r: Reader, nodes: int | None, gpus_per_node: int | None, path: str) -> None:
+    """Record a problem at ``path`` when a cluster of ``nodes x gpus_per_node`` GPUs is too large."""
+    too_many = None if nodes is None or gpus_per_node is None else gpu_count_problem(nodes * gpus_per_node)
+    if too_many is not None:
+        r.error(path, f"{nodes:,} nodes x {gpus_per_node} GPUs: {too_many}")
+
 
 @dataclass(frozen=True)
 class GpuType:
@@ -22,6 +46,9 @@ def read_gpu_type(r: Reader, value: Any, path: str) -> GpuType | None:
         return None
     name = r.string(obj["name"], join(path, "name"))
     count = r.number(obj["count"], join(path, "count"), positive=True, integer=True)
+    too_many = None if count is None else gpu_count_problem(count)
+    if too_many is not None:
+        r.error(join(path, "count"), too_many)  # the type stays, so its times are still checked
     return None if name is None or count is None else GpuType(name, count)
 
 
@@ -42,6 +69,9 @@ def parse_gpu_types(text: str) -> tuple[GpuSpec, ...]:
             raise PackgapError(
                 f"--gpu-types: GPU type {name!r} given twice (give each type once, with its total count)"
             )
+        too_many = gpu_count_problem(int(count))
+        if too_many is not None:
+            raise PackgapError(f"--gpu-types {item.strip()}: {too_many}")
         if not factor:
             specs.append((name, int(count)))
             continue

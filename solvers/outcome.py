@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from packgap.errors import PackgapError
+from packgap.fields import check_seed, check_threads, check_time_limit
 from packgap.result import Status
 
 #: Least time (s) worth handing a solver; with less left the model is not solved at all.
@@ -34,12 +35,11 @@ class SolveOptions:
     deterministic_time: float | None = None
 
     def __post_init__(self) -> None:
-        if self.time_limit is not None and not (self.time_limit > 0 and math.isfinite(self.time_limit)):
-            raise PackgapError(f"time_limit must be a positive number of seconds, got {self.time_limit}")
+        check_time_limit(self.time_limit)
+        check_threads(self.threads)
+        check_seed(self.seed)
         if not 0 <= self.mip_gap < 1:
             raise PackgapError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
-        if self.threads < 1:
-            raise PackgapError(f"threads must be >= 1, got {self.threads}")
         if self.node_limit is not None and self.node_limit < 1:
             raise PackgapError(f"node_limit must be >= 1, got {self.node_limit}")
         if self.deterministic_time is not None and not (

@@ -9,7 +9,7 @@ from typing import Any
 from packgap.analysis.calibration.methods import METHODS
 from packgap.analysis.calibration.reproduce import REPRODUCTIONS
 from packgap.analysis.calibration.simulate import SIMULATION
-from packgap.analysis.kit import SEED, Demo, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
+from packgap.analysis.kit import MAX_SIZE, SEED, Demo, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
 from packgap.calibration import FAMILY, workload
 from packgap.calibration.instance import OBJECTIVES
 
@@ -17,7 +17,7 @@ OBJECTIVE = Option("objective", str, "Local objective of section 5.2 (default jc
 GRANULARITY = Option("granularity", float, "LGRR step in % (default 10).", minimum=0.1)
 ALPHA = Option("alpha", float, "Concavity exponent of the share curve (default 0.5).", minimum=0.01)
 JOB_SETS = tuple(f"JC{i}" for i in range(1, 9))
-JOBS = Option("jobs", int, "Number of jobs.", minimum=1)
+JOBS = Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE)
 MAX_HOURS = Option("max_hours", float, "Cap on a job's solo duration in hours (default 2).", minimum=0.02)
 
 
@@ -73,12 +73,12 @@ KIT = FamilyKit(
             "calibration",
             _generate,
             (
-                Option("jobs", int, "Jobs in the set.", minimum=1),
+                Option("jobs", int, "Jobs in the set.", minimum=1, maximum=MAX_SIZE),
                 SEED,
                 OBJECTIVE,
                 GRANULARITY,
                 ALPHA,
-                Option("gpus_per_node", int, "GPUs per node, a power of two (default 2).", minimum=1),
+                Option("gpus_per_node", int, "GPUs per node, a power of two (default 2).", minimum=1, maximum=64),
             ),
             required=("jobs",),
             size_option="jobs",

@@ -24,11 +24,12 @@ output, so generators stay byte-identical where the traces are absent
 
 from __future__ import annotations
 
-import csv
 import json
 import statistics
 from pathlib import Path
 from typing import Any
+
+from packgap.instances.csvfile import read_csv
 
 BUNDLED = Path(__file__).with_name("anchors.json")
 #: Table 1 model -> (Lucid model, dataset, per-worker batch, note).
@@ -60,8 +61,7 @@ PAIR_NAMES: dict[str, dict[str, str]] = {
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    return [row for _, row in read_csv(path, (), "a Lucid or PAL measurement CSV")]
 
 
 def _profile(rows: list[dict[str, str]], name: str) -> dict[str, Any]:

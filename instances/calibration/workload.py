@@ -23,10 +23,8 @@ hours, as in the paper's runs (4.5 h makespan for Gavel).
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +34,7 @@ from packgap.calibration.workload import Workload, WorkloadJob
 from packgap.errors import PackgapError
 from packgap.instances.calibration.anchors import bundled
 from packgap.instances.calibration.jobsets import ALPHA, per_worker_batch, throughput_model
+from packgap.instances.csvfile import cell, iso_time, number, read_csv
 
 CLASSES = {
     "small": ("ResNet-18", "MobileNetV2", "EfficientNet"),
@@ -123,16 +122,15 @@ def from_philly(
     path: Path, jobs: int = 150, start: str = PHILLY_START, max_hours: float = 2.0, seed: int = 0, nodes: int = 16
 ) -> Workload:
     """``jobs`` Philly jobs submitted from ``start`` on (section 7.1's 150-job trace; 7.3 uses 100 on 8 nodes)."""
-    try:
-        first = datetime.fromisoformat(start)
-    except ValueError:
-        raise PackgapError(f"--start: expected YYYY-MM-DD HH:MM:SS, got {start!r}") from None
+    first = iso_time(start, "--start")
     rows = []
-    with path.open(newline="") as f:
-        for row in csv.DictReader(f):
-            when = datetime.fromisoformat(row["timestamp"])
-            if when >= first and float(row["duration"]) >= 60:
-                rows.append((when, float(row["duration"])))
+    for line, row in read_csv(path, ("timestamp", "duration"), "a Philly job summary (philly.csv)"):
+        when, duration = (
+            iso_time(row["timestamp"], cell(path, line, "timestamp")),
+            number(row["duration"], cell(path, line, "duration")),
+        )
+        if when >= first and duration >= 60:
+            rows.append((when, duration))
     rows.sort()
     rows = rows[:jobs]
     if not rows:
@@ -155,13 +153,13 @@ def from_openb(
     headers are public here; openb is the closest public trace with arrivals and durations.)
     """
     rows = []
-    with path.open(newline="") as f:
-        for row in csv.DictReader(f):
-            if not row["scheduled_time"] or int(row["num_gpu"]) < 1:
-                continue
-            arrival, duration = float(row["creation_time"]), float(row["deletion_time"]) - float(row["scheduled_time"])
-            if arrival >= start_s and duration >= 60:
-                rows.append((arrival, duration))
+    columns = ("creation_time", "deletion_time", "scheduled_time", "num_gpu")
+    for line, row in read_csv(path, columns, "an Alibaba openb pod list"):
+        if not row["scheduled_time"] or number(row["num_gpu"], cell(path, line, "num_gpu")) < 1:
+            continue
+        arrival, deleted, scheduled = (number(row[c], cell(path, line, c)) for c in columns[:3])
+        if arrival >= start_s and deleted - scheduled >= 60:
+            rows.append((arrival, deleted - scheduled))
     rows.sort()
     rows = rows[:jobs]
     if not rows:

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from packgap.errors import PackgapError
-from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, opened, read_csv
+from packgap.instances.csvfile import header, opened, read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord
 from packgap.instances.traces import traces_dir
 
 TRACE_FIELDS = (
@@ -120,7 +121,7 @@ def read_distribution(path: Path, jobs_per_hour: float, seed: int) -> JobTrace:
         raise PackgapError(f"--jobs-per-hour must be > 0, got {jobs_per_hour}")
     cells = CellReader(path)
     parsed = []
-    for line, row in read_csv(path, DISTRIBUTION_COLUMNS):
+    for line, row in read_csv(path, DISTRIBUTION_COLUMNS, "Gavel's philly_job_distribution.csv"):
         duration = cells.number(line, "duration_s", row["duration_s"])
         gpus = cells.number(line, "num_gpus", row["num_gpus"], integer=True, minimum=1)
         if duration is not None and gpus is not None:

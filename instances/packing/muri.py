@@ -17,15 +17,16 @@ Deadlines follow eq. 15 with ``seed``; arrivals are shifted so the first job arr
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from packgap.errors import InstanceError, Problem
+from packgap.errors import PackgapError
 from packgap.gpus import GpuSpec, GpuType
+from packgap.instances.csvfile import read_csv
 from packgap.instances.packing.generator import eq15_deadline, fastest_iteration_ms, stage_profile, sync_rule
+from packgap.instances.packing.trace_records import CellReader
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import Interleaving
 
@@ -44,18 +45,6 @@ COLUMNS = (
 DEFAULT_GPU_TYPES: tuple[tuple[str, int], ...] = (("V100", 64),)
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise InstanceError(str(path), [Problem("header", f"missing column(s) {', '.join(missing)}")])
-            return list(reader)
-    except OSError as exc:
-        raise InstanceError(str(path), [Problem("", f"cannot read file: {exc.strerror}")]) from None
-
-
 def build(
     path: Path,
     seed: int,
@@ -66,33 +55,26 @@ def build(
     interference: float = 2.0,
 ) -> PackingInstance:
     """The first ``max_jobs`` jobs (all by default) of a Muri trace CSV as a packing instance."""
-    rows = _rows(path)[:max_jobs]
-    problems: list[Problem] = []
+    rows = read_csv(path, COLUMNS, "a Muri trace CSV")[:max_jobs]
+    cells = CellReader(path)
+    widest = max(spec[1] for spec in gpu_types)
     parsed = []
-    for i, row in enumerate(rows):
-        try:
-            times = [float(row[c]) for c in ("resource_time_0", "resource_time_1", "resource_time_2")]
-            gpus = int(row["num_gpu"])
-            parsed.append(
-                (
-                    row["job_id"],
-                    gpus,
-                    float(row["submit_time"]) / 1000.0,
-                    int(float(row["iterations"])),
-                    row["model_name"],
-                    row["batch_size"],
-                    times,
-                )
-            )
-        except ValueError as exc:
-            problems.append(Problem(f"row {i + 2}", str(exc)))
+    for line, row in rows:
+        read = [cells.number(line, c, row[c]) for c in ("resource_time_0", "resource_time_1", "resource_time_2")]
+        times = [t for t in read if t is not None]
+        gpus = cells.number(line, "num_gpu", row["num_gpu"], integer=True, minimum=1)
+        submit = cells.number(line, "submit_time", row["submit_time"])
+        iterations = cells.number(line, "iterations", row["iterations"])
+        if gpus is not None and gpus > widest:
+            cells.error(line, "num_gpu", f"{gpus:g} exceeds every GPU type's count")
+        if gpus is None or submit is None or iterations is None or len(times) < len(read):
             continue
-        if gpus > max(spec[1] for spec in gpu_types):
-            problems.append(Problem(f"row {i + 2}", f"num_gpu {gpus} exceeds every GPU type's count"))
+        parsed.append(
+            (row["job_id"], int(gpus), submit / 1000.0, int(iterations), row["model_name"], row["batch_size"], times)
+        )
+    cells.finish()
     if not parsed:
-        problems.append(Problem("", "no jobs"))
-    if problems:
-        raise InstanceError(str(path), problems)
+        raise PackgapError(f"{path}: no jobs")
     rng = np.random.default_rng(seed)
     origin = min(p[2] for p in parsed)
     jobs = []

@@ -25,7 +25,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from packgap.errors import PackgapError
-from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, header, read_csv
+from packgap.instances.csvfile import header, read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord
 
 COLUMNS = ("name", "num_gpu", "creation_time", "deletion_time")
 TIMES = ("creation_time", "deletion_time")
@@ -39,7 +40,7 @@ def read(path: Path) -> JobTrace:
             "variants) carry no arrivals or durations, so they make no jobs; use openb_pod_list_default.csv "
             "or a cpu*, gpushare* or gpuspec* variant"
         )
-    rows = read_csv(path, COLUMNS)
+    rows = read_csv(path, COLUMNS, "an Alibaba openb pod list")
     cells = CellReader(path)
     records = []
     for line, row in rows:

@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from packgap.errors import PackgapError
-from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
+from packgap.instances.csvfile import read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord
 
 COLUMNS = ("timestamp", "duration", "num_gpus", "cluster")
 
@@ -39,7 +40,7 @@ def _seconds(text: str) -> float | None:
 
 def read(path: Path, vc: str | None = None) -> JobTrace:
     """Every job of ``path`` (only those of virtual cluster ``vc`` when given)."""
-    rows = read_csv(path, COLUMNS)
+    rows = read_csv(path, COLUMNS, "a Philly job summary (philly.csv)")
     if vc is not None and all(row["cluster"] != vc for _, row in rows):
         known = sorted({row["cluster"] for _, row in rows})
         raise PackgapError(f"{path}: no job of virtual cluster --vc {vc!r} (the file has {', '.join(known)})")

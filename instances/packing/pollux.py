@@ -23,8 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from packgap.errors import PackgapError
+from packgap.instances.csvfile import read_csv
 from packgap.instances.packing.pollux_jct import AppProfile, read_profile, standalone_jct
-from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord
 from packgap.instances.traces import traces_dir
 
 COLUMNS = ("name", "time", "application", "num_replicas", "batch_size")
@@ -39,7 +40,7 @@ def profiles_dir(source: str, explicit: Path | None, traces: str | Path | None) 
 
 def read(path: Path, profiles: Path) -> JobTrace:
     """Every job of a workload file, durations from the profiles in ``profiles``."""
-    rows = read_csv(path, COLUMNS)
+    rows = read_csv(path, COLUMNS, "a Pollux or Sia workload CSV")
     cells = CellReader(path)
     apps: dict[str, AppProfile] = {}
     # Jobs repeat a few settings: the 5,120 jobs of Sia's scale_32x/workload-1 have 18 (1.2 s -> 0.13 s).

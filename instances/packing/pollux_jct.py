@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from packgap.errors import PackgapError
-from packgap.instances.packing.trace_records import CellReader, read_csv
+from packgap.instances.csvfile import read_csv
+from packgap.instances.packing.trace_records import CellReader
 
 GPUS_PER_NODE = 4
 #: The artifact's explicit cap on the local batch (``APPLICATIONS``); others: the largest profiled.
@@ -63,7 +64,7 @@ def _table(path: Path, numeric: tuple[str, ...], label: str | None = None) -> li
     """``(label cell, numbers)`` per row; a label must be a placement (non-zero digits, one per node)."""
     cells = CellReader(path)
     out = []
-    for line, row in read_csv(path, (*numeric, *([label] if label else []))):
+    for line, row in read_csv(path, (*numeric, *([label] if label else [])), "a Pollux throughput profile CSV"):
         values = [cells.number(line, c, row[c]) for c in numeric]
         text = row[label].strip() if label else ""
         if label and not (text.isdigit() and "0" not in text):

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord, read_csv
+from packgap.instances.csvfile import read_csv
+from packgap.instances.packing.trace_records import CellReader, JobTrace, TraceRecord
 
 FIELDS = ("job_id", "model_name", "arrival_time", "num_iters", "gpu_demand")
 #: ``iter_time`` (s) of Synergy's ``simulator/models/<model>_<gpus>.py`` classes.
@@ -41,7 +42,7 @@ ITER_TIME = {
 
 def read(path: Path) -> JobTrace:
     """Every job of a Synergy replay trace."""
-    rows = read_csv(path, FIELDS, names=FIELDS)
+    rows = read_csv(path, FIELDS, "a Synergy replay trace", names=FIELDS)
     cells = CellReader(path)
     records = []
     for line, row in rows:

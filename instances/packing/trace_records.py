@@ -10,13 +10,10 @@ traceback.
 
 from __future__ import annotations
 
-import csv
 import math
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from packgap.errors import InstanceError, PackgapError, Problem
 
@@ -95,46 +92,6 @@ class CellReader:
         if id_column is not None:
             unique_ids(trace, id_column)
         return trace
-
-
-@contextmanager
-def opened(path: Path) -> Iterator[TextIO]:
-    """``path`` open for reading text; unreadable or undecodable files become a :class:`PackgapError`."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            yield handle
-    except OSError as exc:
-        raise PackgapError(f"cannot read {path}: {exc.strerror}") from None
-    except (csv.Error, UnicodeDecodeError) as exc:
-        raise PackgapError(f"{path}: not a CSV text file ({exc})") from None
-
-
-def header(path: Path) -> list[str]:
-    """The column names on the first line of a CSV file (empty for an empty file)."""
-    with opened(path) as handle:
-        return next(csv.reader(handle), [])
-
-
-Rows = list[tuple[int, dict[str, str]]]
-
-
-def read_csv(path: Path, columns: Sequence[str], *, names: Sequence[str] | None = None) -> Rows:
-    """``(line, row)`` of every data row; ``names`` for a file without a header line.
-
-    A missing column, a row with too few fields or an unreadable file is a :class:`PackgapError`.
-    """
-    with opened(path) as handle:
-        reader = csv.DictReader(handle, fieldnames=names)
-        found = list(reader.fieldnames or [])
-        missing = [c for c in columns if c not in found]
-        if missing:
-            raise PackgapError(f"{path}: missing column(s) {', '.join(missing)} (header: {','.join(found)})")
-        rows = []
-        for row in reader:
-            if None in row or None in row.values():
-                raise PackgapError(f"{path}:{reader.line_num}: expected {len(found)} fields ({','.join(found)})")
-            rows.append((reader.line_num, row))
-        return rows
 
 
 def unique_ids(trace: JobTrace, id_column: str) -> None:

@@ -8,13 +8,11 @@
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from packgap.errors import PackgapError
+from packgap.instances.csvfile import cell, header, number, read_csv, whole
 
 WORKLOAD_COLUMNS = ("job_id", "num_gpus", "submit_time", "duration", "model")
 TABLE_COLUMNS = ("GPU_ID", "Node_ID", "Local_GPU_ID")
@@ -41,40 +39,23 @@ class GpuTable:
     factors: dict[str, tuple[float, ...]]
 
 
-def _rows(path: Path, required: tuple[str, ...]) -> tuple[list[str], list[dict[str, str]]]:
-    try:
-        with path.open(newline="") as f:
-            reader = csv.DictReader(f)
-            header = list(reader.fieldnames or [])
-            missing = [c for c in required if c not in header]
-            if missing:
-                raise PackgapError(f"{path}: missing column(s) {', '.join(missing)}")
-            return header, list(reader)
-    except OSError as exc:
-        raise PackgapError(f"cannot read {path}: {exc}") from None
-
-
-def _field(path: Path, line: int, row: dict[str, str], name: str, cast: Callable[[str], Any]) -> Any:
-    try:
-        return cast(row[name])
-    except (TypeError, ValueError):
-        raise PackgapError(f"{path}:{line}: {name} = {row[name]!r} is not valid") from None
+def _whole(path: Path, line: int, row: dict[str, str], column: str) -> int:
+    return whole(row[column], cell(path, line, column))
 
 
 def read_workload(path: Path) -> list[TraceJob]:
     """One Sia-Philly workload file, in file order."""
-    _, rows = _rows(path, WORKLOAD_COLUMNS)
     jobs = []
-    for line, row in enumerate(rows, start=2):
+    for line, row in read_csv(path, WORKLOAD_COLUMNS, "a Sia-Philly workload CSV"):
         job = TraceJob(
-            _field(path, line, row, "job_id", int),
-            _field(path, line, row, "num_gpus", int),
-            _field(path, line, row, "submit_time", float),
-            _field(path, line, row, "duration", float),
-            _field(path, line, row, "model", str),
+            _whole(path, line, row, "job_id"),
+            _whole(path, line, row, "num_gpus"),
+            number(row["submit_time"], cell(path, line, "submit_time")),
+            number(row["duration"], cell(path, line, "duration")),
+            row["model"],
         )
         if job.gpus < 1 or job.submit_time < 0 or job.duration < 0 or not job.model:
-            raise PackgapError(f"{path}:{line}: needs num_gpus >= 1, submit_time and duration >= 0 and a model")
+            raise PackgapError(f"{path} line {line}: needs num_gpus >= 1, submit_time and duration >= 0 and a model")
         jobs.append(job)
     return jobs
 
@@ -90,22 +71,20 @@ def read_sia_philly(traces_dir: Path) -> dict[str, list[TraceJob]]:
 
 def read_gpu_table(path: Path) -> GpuTable:
     """A blox ``gpu_perfvar`` table; GPU ids must run 0..n-1 node by node."""
-    header, rows = _rows(path, TABLE_COLUMNS)
-    classes = [c for c in header if c.startswith("PerfVar_class")]
+    rows = read_csv(path, TABLE_COLUMNS, "a blox gpu_perfvar table")
+    classes = [c for c in header(path) if c.startswith("PerfVar_class")]
     if not classes or not rows:
         raise PackgapError(f"{path}: needs PerfVar_class* columns and at least one GPU row")
-    nodes = 1 + max(_field(path, i + 2, r, "Node_ID", int) for i, r in enumerate(rows))
+    nodes = 1 + max(_whole(path, line, r, "Node_ID") for line, r in rows)
     per_node = len(rows) // nodes
-    for line, row in enumerate(rows, start=2):
-        gpu = _field(path, line, row, "GPU_ID", int)
-        where = (_field(path, line, row, "Node_ID", int), _field(path, line, row, "Local_GPU_ID", int))
-        if gpu != line - 2 or where != divmod(gpu, per_node) or nodes * per_node != len(rows):
+    for i, (line, row) in enumerate(rows):
+        gpu = _whole(path, line, row, "GPU_ID")
+        where = (_whole(path, line, row, "Node_ID"), _whole(path, line, row, "Local_GPU_ID"))
+        if gpu != i or where != divmod(gpu, per_node) or nodes * per_node != len(rows):
             raise PackgapError(
-                f"{path}:{line}: GPU {gpu} is not GPU {line - 2} = node "
-                f"{(line - 2) // max(1, per_node)} of {nodes} equal nodes"
+                f"{path} line {line}: GPU {gpu} is not GPU {i} = node {i // max(1, per_node)} of {nodes} equal nodes"
             )
     factors = {
-        c.removeprefix("PerfVar_class"): tuple(_field(path, i + 2, r, c, float) for i, r in enumerate(rows))
-        for c in classes
+        c.removeprefix("PerfVar_class"): tuple(number(r[c], cell(path, line, c)) for line, r in rows) for c in classes
     }
     return GpuTable(nodes, per_node, factors)

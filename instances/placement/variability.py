@@ -20,7 +20,6 @@ column is the run's duration. ``profiles.json`` maps class names to files.
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 from collections.abc import Mapping
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from packgap.errors import PackgapError
+from packgap.instances.csvfile import cell, number, read_csv
 
 
 @dataclass(frozen=True)
@@ -53,19 +53,10 @@ SYNTHETIC_CLASSES: Mapping[str, ClassProfile] = {
 
 def read_profile(path: Path) -> np.ndarray:
     """Median-normalised ``perf`` of every row of one profile file, in file order."""
-    try:
-        with path.open(newline="") as f:
-            reader = csv.DictReader(f)
-            if reader.fieldnames is None or "perf" not in reader.fieldnames:
-                raise PackgapError(f"{path}: no 'perf' column (header: {reader.fieldnames})")
-            values = []
-            for line, row in enumerate(reader, start=2):
-                try:
-                    values.append(float(row["perf"]))
-                except (TypeError, ValueError):
-                    raise PackgapError(f"{path}:{line}: perf {row['perf']!r} is not a number") from None
-    except OSError as exc:
-        raise PackgapError(f"cannot read variability profile {path}: {exc}") from None
+    values = [
+        number(row["perf"], cell(path, line, "perf"))
+        for line, row in read_csv(path, ("perf",), "a variability profile")
+    ]
     perf = np.asarray(values)
     if len(perf) == 0 or not np.all(perf > 0):
         raise PackgapError(f"{path}: needs at least one row and positive perf values")

@@ -21,12 +21,13 @@ values put the largest local batch Pollux profiled on one GPU at about 10 GB of 
 
 from __future__ import annotations
 
-import csv
 import statistics
 from pathlib import Path
 
 import numpy as np
 
+from packgap.errors import PackgapError
+from packgap.instances.csvfile import cell, number, read_csv
 from packgap.sharing import ModelProfile
 
 #: Gradient (message) size per model in MB: fp32 parameters of BERT-base (110 M), ResNet-18
@@ -48,8 +49,17 @@ DELTA_GRID = tuple(1.0 + 0.25 * k for k in range(37))
 
 
 def _rows(folder: Path, app: str) -> list[dict[str, str]]:
-    with open(folder / app / "placements.csv", newline="") as fh:
-        return list(csv.DictReader(fh))
+    """The rows of one application's profile, every cell the fit reads checked first."""
+    path = folder / app / "placements.csv"
+    rows = read_csv(path, ("placement", "local_bsz", "step_time", "sync_time"), "a Pollux throughput profile")
+    for line, row in rows:
+        for column in ("local_bsz", "step_time", "sync_time"):
+            number(row[column], cell(path, line, column))
+        if not row["placement"].isdigit():
+            raise PackgapError(
+                f"{cell(path, line, 'placement')}: expected digits (GPUs per node), got {row['placement']!r}"
+            )
+    return [row for _, row in rows]
 
 
 def _replicas(placement: str) -> int:

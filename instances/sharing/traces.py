@@ -22,8 +22,6 @@
 from __future__ import annotations
 
 import ast
-import csv
-import json
 import math
 import statistics
 from collections.abc import Mapping
@@ -32,7 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
+from packgap import jsonio
 from packgap.errors import PackgapError
+from packgap.instances.csvfile import cell, iso_time, number, read_csv, whole
 from packgap.instances.sharing.generator import _task
 from packgap.instances.sharing.profiles import DEFAULT_BATCH, DEFAULT_PROFILES, fit_pollux
 from packgap.instances.traces import traces_dir
@@ -79,7 +79,7 @@ def _complete(found: Mapping[tuple[str, str], list[float]], source: str) -> Inte
 
 def gavel_xi(path: Path, gpu: str = "v100") -> Interference:
     """xi per task pair from Gavel's pairwise throughput JSON (one worker type)."""
-    table = json.loads(path.read_text())
+    table = jsonio.read(path)
     if gpu not in table:
         raise PackgapError(f"{path}: no worker type {gpu!r} (known: {', '.join(table)})")
     task_of = {v: k for k, v in GAVEL_TYPES.items()}
@@ -107,14 +107,13 @@ def lucid_xi(path: Path) -> Interference:
     for task, model in LUCID_MODELS.items():
         model_of.setdefault(model, []).append(task)
     found: dict[tuple[str, str], list[float]] = {}
-    with open(path, newline="") as fh:
-        for row in csv.DictReader(fh):
-            for me, other in (("1", "2"), ("2", "1")):
-                speed = float(row[f"speed{me}"])
-                for a in model_of.get(row[f"model{me}"], []):
-                    for b in model_of.get(row[f"model{other}"], []):
-                        if speed > 0:
-                            found.setdefault((a, b), []).append(1.0 / speed)
+    for line, row in read_csv(path, ("model1", "model2", "speed1", "speed2"), "Lucid's colocate_info.csv"):
+        for me, other in (("1", "2"), ("2", "1")):
+            speed = number(row[f"speed{me}"], cell(path, line, f"speed{me}"))
+            for a in model_of.get(row[f"model{me}"], []):
+                for b in model_of.get(row[f"model{other}"], []):
+                    if speed > 0:
+                        found.setdefault((a, b), []).append(1.0 / speed)
     return _complete(found, f"lucid {path.name}: 1 / co-located speed")
 
 
@@ -140,15 +139,17 @@ def from_pollux(
     nodes: int = 16,
     gpus_per_node: int = 4,
 ) -> SharingInstance:
-    models: dict[str, ModelProfile] = fit_pollux(profiles or traces_dir(traces) / "pollux" / "throughput_profiles")
     jobs = []
-    with open(path, newline="") as fh:
-        for i, row in enumerate(csv.DictReader(fh)):
-            app, replicas, batch = row["application"], int(row["num_replicas"]), int(row["batch_size"])
-            if app not in MAX_EPOCHS:
-                raise PackgapError(f"{path}: row {i + 2}: unknown application {app!r}")
-            iterations = max(1, math.ceil(MAX_EPOCHS[app] * DATASET_SIZE[app] / batch))
-            jobs.append(Job(row["name"], float(row["time"]), replicas, iterations, math.ceil(batch / replicas), app))
+    columns = ("name", "time", "application", "num_replicas", "batch_size")
+    for line, row in read_csv(path, columns, "a Pollux workload CSV"):
+        app = row["application"]
+        if app not in MAX_EPOCHS:
+            raise PackgapError(f"{cell(path, line, 'application')}: unknown application {app!r}")
+        replicas, batch = (whole(row[c], cell(path, line, c)) for c in ("num_replicas", "batch_size"))
+        arrival = number(row["time"], cell(path, line, "time"))
+        iterations = max(1, math.ceil(MAX_EPOCHS[app] * DATASET_SIZE[app] / batch))
+        jobs.append(Job(row["name"], arrival, replicas, iterations, math.ceil(batch / replicas), app))
+    models: dict[str, ModelProfile] = fit_pollux(profiles or traces_dir(traces) / "pollux" / "throughput_profiles")
     first = min((j.arrival for j in jobs), default=0.0)
     jobs = [Job(j.id, j.arrival - first, j.gpus, j.iterations, j.batch, j.model) for j in jobs]
     return SharingInstance(
@@ -181,16 +182,19 @@ def from_philly(
     nodes: int = 16,
     gpus_per_node: int = 4,
 ) -> SharingInstance:
+    begin_at = None if start is None else iso_time(start, "--start").timestamp()
     rows = []
-    with open(path, newline="") as fh:
-        for row in csv.DictReader(fh):
-            dur, g = float(row["duration"]), int(row["num_gpus"])
-            if dur >= 60 and dur * g < 1000 * 3600 and g <= nodes * gpus_per_node:
-                rows.append((datetime.fromisoformat(row["timestamp"]).timestamp(), dur, g))
+    for line, row in read_csv(path, ("timestamp", "duration", "num_gpus"), "a Philly job summary (philly.csv)"):
+        dur, g = (
+            number(row["duration"], cell(path, line, "duration")),
+            whole(row["num_gpus"], cell(path, line, "num_gpus")),
+        )
+        if dur >= 60 and dur * g < 1000 * 3600 and g <= nodes * gpus_per_node:
+            rows.append((iso_time(row["timestamp"], cell(path, line, "timestamp")).timestamp(), dur, g))
     if not rows:
         raise PackgapError(f"{path}: no job passes the filter (duration >= 60 s, < 1,000 GPU-hours, fits the cluster)")
     times = np.array([r[0] for r in rows])
-    begin = datetime.fromisoformat(start).timestamp() if start else busiest_window(times, hours)
+    begin = busiest_window(times, hours) if begin_at is None else begin_at
     window = [r for r in rows if begin <= r[0] < begin + hours * 3600]
     if len(window) < jobs:
         raise PackgapError(

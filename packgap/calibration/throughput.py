@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packgap.fields import Reader, join, raw_field
+from packgap.gpus import check_cluster_size
 
 DEFAULT_GRANULARITY = 10.0
 
@@ -119,6 +120,7 @@ def read_setting(r: Reader, doc: Mapping[str, Any]) -> tuple[float, int, int, Th
     if cluster is not None and "nodes" in cluster and "gpus_per_node" in cluster:
         nodes = r.number(cluster["nodes"], "cluster.nodes", positive=True, integer=True)
         per_node = r.number(cluster["gpus_per_node"], "cluster.gpus_per_node", positive=True, integer=True)
+        check_cluster_size(r, nodes, per_node, "cluster.nodes")
     throughput = read_throughput(r, doc["throughput"], "throughput")
     if granularity is None or nodes is None or per_node is None or throughput is None:
         return None

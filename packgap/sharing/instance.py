@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from packgap.fields import Reader, join, raw_field
+from packgap.gpus import check_cluster_size
 
 SCHEMA = "packgap.sharing"
 VERSION = 1
@@ -106,6 +107,7 @@ def _cluster(r: Reader, value: Any) -> Cluster | None:
     over = r.number(obj.get("preemption_overhead_s", 0.0), "cluster.preemption_overhead_s", minimum=0.0)
     if None in (nodes, per, mem, cap, over):
         return None
+    check_cluster_size(r, nodes, per, "cluster.nodes")
     return Cluster(nodes, per, mem, cap, over)
 
 

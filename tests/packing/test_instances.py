@@ -92,9 +92,9 @@ def test_muri_builder_reports_bad_rows(tmp_path: Path) -> None:
     path = _write(tmp_path, ["0,1,5000,1000,dqn,128,0,0,490,x,8,0,1", "1,128,0,10,a2c,64,0,0,1,1,1,1,0"])
     with pytest.raises(InstanceError) as err:
         muri.build(path, seed=1)
-    assert {p.path for p in err.value.problems} == {"row 2", "row 3"}
+    assert {p.path for p in err.value.problems} == {"line 2, column resource_time_0", "line 3, column num_gpu"}
     (tmp_path / "bad.csv").write_text("job_id,num_gpu\n0,1\n", encoding="utf-8")
-    with pytest.raises(InstanceError, match="missing column"):
+    with pytest.raises(PackgapError, match=r"missing columns? 'submit_time'.*expected a Muri trace CSV"):
         muri.build(tmp_path / "bad.csv", seed=1)
 
 

@@ -49,7 +49,7 @@ def test_profiles_are_median_normalised_and_sampled_without_repetition(tmp_path:
 def test_bad_profile_names_the_line(tmp_path: Path) -> None:
     _write_profiles(tmp_path / "var")
     (tmp_path / "var" / "b-agg.csv").write_text("exp,perf\nbert,abc\n")
-    with pytest.raises(PackgapError, match=r"b-agg\.csv:2: perf 'abc'"):
+    with pytest.raises(PackgapError, match=r"b-agg\.csv line 2: column perf: expected a number, got 'abc'"):
         read_profiles(tmp_path / "var")
 
 
@@ -72,7 +72,7 @@ def test_workload_and_gpu_table_formats(tmp_path: Path) -> None:
     inst = trace_round("w1", jobs, table, PAPER_MODEL_CLASSES, at=200.0)
     assert [j.id for j in inst.jobs] == ["0", "1"] and inst.jobs[1].work == 4037.0
     w.write_text("job_id,num_gpus,submit_time,duration,model\n0,zero,98,1,vgg19\n")
-    with pytest.raises(PackgapError, match=r"workload-1\.csv:2: num_gpus"):
+    with pytest.raises(PackgapError, match=r"workload-1\.csv line 2: column num_gpus: expected a number, got 'zero'"):
         read_workload(w)
 
 
