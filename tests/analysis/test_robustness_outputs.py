@@ -54,7 +54,7 @@ BAD = [
     (("compare", "p.json", "--methods", "mchp", "--seed", str(2**63), "--store", "n.duckdb"), "--seed"),
     (("solve", "p.json", "-m", "exact-cpsat", "--seed", str(2**31)), "--seed"),
     (("simulate", "pk.json", "--pipeline", "dab+mchp", "--seed", str(10**20), "--store", "n.duckdb"), "--seed"),
-    (("simulate", "pk.json", "--pipeline", "dab+mchp", "--time-limit", "0"), "time_limit must be a positive"),
+    (("simulate", "pk.json", "--pipeline", "dab+mchp", "--time-limit", "0"), "time_limit: must be a positive"),
     (("instances", "generate", "planning", "--groups", "3", "--gpu-types", "A800", "-o", "x.json"), "NAME:COUNT"),
     (
         ("instances", "generate", "planning", "--groups", "3", "--gpu-types", "A800:2,A800:3", "-o", "x.json"),
