@@ -27,8 +27,9 @@ from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
-from packgap.analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
+from packgap.analysis.packing.methods import BY_NAME, PIPELINES
 from packgap.analysis.packing.online_bound import Reference
+from packgap.analysis.packing.runs import pipeline_options
 from packgap.errors import UnknownNameError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.pipeline import (

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
-from packgap.analysis.placement.methods import exact_policy
 from packgap.analysis.placement.plots import plot_trace_run
 from packgap.analysis.placement.round_gaps import exact_gaps, gaps_document
+from packgap.analysis.placement.runs import exact_policy
 from packgap.errors import UnknownNameError
 from packgap.heuristics.placement import POLICIES, Policy, cluster_policy
 from packgap.heuristics.placement.schedulers import SCHEDULERS
