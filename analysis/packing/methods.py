@@ -44,6 +44,9 @@ PIPELINES: tuple[Method, ...] = tuple(
     for planner in PLANNERS
 )
 
+#: Every registered pipeline, e.g. ``dab+mchp`` (CUCKOO) and ``blossom+mchp`` (Muri packing).
+PIPELINE_NAMES: tuple[str, ...] = tuple(m.name for m in PIPELINES)
+
 #: Exact planning (CP-SAT) of each packer's groups: the packing/planning decomposition.
 EXACT_PLANNING: tuple[Method, ...] = tuple(
     Method(
