@@ -139,17 +139,17 @@ class Method:
 
 @dataclass(frozen=True)
 class Deferred:
-    """A method's run function named ``"module:function"`` and imported at its first call, so
-    that declaring a method (the kits, ``packgap methods``, ``--help``) imports none of its
-    implementation and the CLI starts without NumPy or a solver (issue 20.5). ``args`` are
-    passed before the instance and the run context, as :func:`functools.partial` would."""
+    """A function named ``"module:function"`` and imported at its first call: a method's run,
+    or a reproduction's or a simulation's callables. Declaring them (the kits, ``packgap
+    methods``, ``--help``) then imports none of their implementations, and the CLI starts
+    without NumPy or a solver (issue 20.5). ``args`` are passed before the caller's arguments,
+    as :func:`functools.partial` would."""
 
     target: str
     args: tuple[Any, ...] = ()
 
-    def __call__(self, instance: Any, ctx: RunContext) -> MethodOutput:
-        output: MethodOutput = self.function()(*self.args, instance, ctx)
-        return output
+    def __call__(self, *given: Any) -> Any:
+        return self.function()(*self.args, *given)
 
     def function(self) -> Callable[..., Any]:
         """The named function; an unknown module or name fails with the target named."""
@@ -157,7 +157,7 @@ class Deferred:
         try:
             function: Callable[..., Any] = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError) as exc:
-            raise PackgapError(f"method run {self.target!r} cannot be imported: {exc}") from exc
+            raise PackgapError(f"{self.target!r} cannot be imported: {exc}") from exc
         return function
 
 

@@ -2,7 +2,7 @@
 
 The heuristic methods are the policies of :data:`packgap.heuristics.placement.POLICIES`, with the
 parameters of their signatures, declared here as data so that the CLI starts without importing
-them (issue 20.5; ``tests/analysis/test_method_defaults.py`` checks the two agree). Every
+them (issue 20.5; ``tests/analysis/test_declared_as_data.py`` checks the two agree). Every
 method places one scheduling round. Sticky and non-sticky variants of a baseline make the same
 choice within a round (``packgap.heuristics.placement.baselines``); they differ in the
 round-based simulator, where sticky jobs keep their GPUs.

@@ -2,7 +2,7 @@
 
 Declared as data: each runs through :mod:`packgap.analysis.planning.runs`, imported when a
 method first runs, and the heuristics' defaults are their functions' keyword defaults
-(checked by ``tests/analysis/test_method_defaults.py``).
+(checked by ``tests/analysis/test_declared_as_data.py``).
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
-from packgap.packing.values import DEFAULT_W
-
 if TYPE_CHECKING:
     from packgap.packing.instance import Interleaving
 
@@ -46,7 +44,9 @@ PLANNERS: tuple[Planner, ...] = tuple(PLANNER_STAGES)
 class PipelineOptions:
     """Every knob of a pipeline; ``estimator=None`` picks the packer's own model."""
 
-    w: float = DEFAULT_W
+    #: CUCKOO's w of eq. 12, :data:`packgap.packing.values.DEFAULT_W` (not imported: the
+    #: hub package loads NumPy; ``tests/analysis/test_declared_as_data.py`` checks the two agree).
+    w: float = 0.6
     estimator: Interleaving | None = None
     anti_overpacking: bool = True
     deadline_weight: float = 1.0
