@@ -377,3 +377,7 @@ def main(argv: list[str] | None = None) -> None:
         err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False)
         sys.exit(2)
     app(args=argv, prog_name="packgap")
+
+
+if __name__ == "__main__":
+    main()

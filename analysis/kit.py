@@ -8,12 +8,14 @@ cluster trace), its ``instances show`` views, its online simulator, the paper ta
 figures it reproduces, its own sub-commands and the small instance ``packgap demo`` shows.
 
 Kits are imported when the CLI starts, so a kit module imports nothing heavy at import
-time (no Pyomo, OR-Tools, scikit-learn, SciPy, matplotlib): the callables it declares
-import what they need when they run.
+time (no NumPy, Pyomo, OR-Tools, scikit-learn, SciPy, matplotlib, not even its family's hub
+package): the callables it declares import what they need when they run
+(``tests/analysis/test_cli_start.py``).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -153,14 +155,36 @@ class TraceBuilder:
 
 @dataclass(frozen=True)
 class DocumentKind:
-    """A file kind other than the family's instances (e.g. PAL's cluster trace)."""
+    """A file kind other than the family's instances (e.g. PAL's cluster trace): ``module``
+    holds its ``SCHEMA``, ``VERSION``, ``from_dict``, ``to_dict`` and ``summary``, imported
+    when a file is read or written, not when the CLI starts (issue 20.5)."""
 
     kind: str
-    schema: str
-    version: int
-    from_dict: Callable[[Mapping[str, Any]], Any]
-    to_dict: Callable[[Any], dict[str, Any]]
-    summary: Callable[[Any], dict[str, Any]]
+    module: str
+
+    def _part(self, name: str) -> Any:
+        return getattr(importlib.import_module(self.module), name)
+
+    @property
+    def schema(self) -> str:
+        schema: str = self._part("SCHEMA")
+        return schema
+
+    @property
+    def version(self) -> int:
+        version: int = self._part("VERSION")
+        return version
+
+    def from_dict(self, document: Mapping[str, Any]) -> Any:
+        return self._part("from_dict")(document)
+
+    def to_dict(self, value: Any) -> dict[str, Any]:
+        document: dict[str, Any] = self._part("to_dict")(value)
+        return document
+
+    def summary(self, value: Any) -> dict[str, Any]:
+        summary: dict[str, Any] = self._part("summary")(value)
+        return summary
 
 
 @dataclass(frozen=True)
@@ -332,11 +356,15 @@ class Demo:
 class FamilyKit:
     """A family as a column through every layer: hub family, methods, data, views, online mode.
 
-    ``commands`` returns a ``typer.Typer`` mounted as ``packgap <family> ...`` (a family's own
-    calculators); it is called only when the CLI is built.
+    ``hub`` is the hub package whose ``FAMILY`` is the family named ``name`` (e.g.
+    ``packgap.packing``): imported at the first use of :attr:`family`, so that building the CLI
+    and listing methods import no family's evaluator (NumPy; issue 20.5). ``commands`` returns
+    a ``typer.Typer`` mounted as ``packgap <family> ...`` (a family's own calculators); it is
+    called only when the CLI is built.
     """
 
-    family: Family[Any, Any]
+    name: str
+    hub: str
     methods: tuple[Method, ...]
     generators: tuple[Generator, ...] = ()
     trace_builders: tuple[TraceBuilder, ...] = ()
@@ -348,5 +376,8 @@ class FamilyKit:
     demo: Demo | None = None
 
     @property
-    def name(self) -> str:
-        return self.family.name
+    def family(self) -> Family[Any, Any]:
+        family: Family[Any, Any] = importlib.import_module(self.hub).FAMILY
+        if family.name != self.name:
+            raise PackgapError(f"kit {self.name!r}: {self.hub}.FAMILY is the family {family.name!r}")
+        return family

@@ -11,7 +11,7 @@ reports an objective: the driver validates the solution and the family's evaluat
 
 from __future__ import annotations
 
-import inspect
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
@@ -137,11 +137,28 @@ class Method:
         return options
 
 
-def signature_defaults(heuristic: Callable[..., Any]) -> dict[str, Any]:
-    """The parameters of ``heuristic`` after its instance, with their defaults: a heuristic's
-    method declares exactly what the function takes (STYLE.md, scikit-learn's get_params)."""
-    params = list(inspect.signature(heuristic).parameters.values())[1:]
-    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+@dataclass(frozen=True)
+class Deferred:
+    """A function named ``"module:function"`` and imported at its first call: a method's run,
+    or a reproduction's or a simulation's callables. Declaring them (the kits, ``packgap
+    methods``, ``--help``) then imports none of their implementations, and the CLI starts
+    without NumPy or a solver (issue 20.5). ``args`` are passed before the caller's arguments,
+    as :func:`functools.partial` would."""
+
+    target: str
+    args: tuple[Any, ...] = ()
+
+    def __call__(self, *given: Any) -> Any:
+        return self.function()(*self.args, *given)
+
+    def function(self) -> Callable[..., Any]:
+        """The named function; an unknown module or name fails with the target named."""
+        module, _, name = self.target.partition(":")
+        try:
+            function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise PackgapError(f"{self.target!r} cannot be imported: {exc}") from exc
+        return function
 
 
 #: Seconds an exact method may run when the caller names no ``--time-limit``.

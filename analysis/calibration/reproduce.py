@@ -20,18 +20,17 @@ seeded workload generator and say so in every row (``workload``). ``quick`` runs
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.calibration import figures
 from packgap.analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
 from packgap.analysis.calibration.simulate import improvement
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side
-from packgap.calibration.workload import Workload
 from packgap.errors import PackgapError
-from packgap.heuristics.calibration.gimbal import coordinate
-from packgap.heuristics.calibration.online import BASES, run_workload
-from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
-from packgap.instances.calibration.jobsets import table3
+from packgap.heuristics.calibration.variants import BASES
+
+if TYPE_CHECKING:
+    from packgap.calibration.workload import Workload
 
 FIG13_SETS = ("JC2", "JC5", "JC7")
 FIG13_GRANULARITY = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
@@ -42,6 +41,9 @@ FIG8_VARIANTS = ("baseline", "aggressive", "gimbal", "exact")
 
 
 def _calibration_row(name: str, granularity: float) -> dict[str, Any]:
+    from packgap.heuristics.calibration.gimbal import coordinate
+    from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
+    from packgap.instances.calibration.jobsets import table3
     from packgap.models.calibration.continuous import continuous_bound
     from packgap.models.calibration.frontier import optimise
     from packgap.models.calibration.grid import grid_options
@@ -109,6 +111,8 @@ def philly(jobs: int, nodes: int) -> tuple[Workload, str]:
 
 
 def _runs(jobs: int, nodes: int, variants: Sequence[str], tick: Tick, label: str) -> list[dict[str, Any]]:
+    from packgap.heuristics.calibration.online import run_workload
+
     workload, kind = philly(jobs, nodes)
     tick(label, 0, len(BASES) * len(variants))
     rows = []

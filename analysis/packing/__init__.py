@@ -14,7 +14,6 @@ from packgap.analysis.packing.simulate import SIMULATION
 from packgap.analysis.packing.views import packing_groups
 from packgap.analysis.planning import GPU_TYPES
 from packgap.gpus import parse_gpu_types
-from packgap.packing import FAMILY
 
 
 def _types(opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -73,7 +72,8 @@ def _packing_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
 
 
 KIT = FamilyKit(
-    family=FAMILY,
+    name="packing",
+    hub="packgap.packing",
     methods=METHODS,
     generators=(
         Generator(

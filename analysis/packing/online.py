@@ -27,8 +27,9 @@ from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
-from packgap.analysis.packing.methods import BY_NAME, PIPELINES, pipeline_options
+from packgap.analysis.packing.methods import BY_NAME, PIPELINE_NAMES
 from packgap.analysis.packing.online_bound import Reference
+from packgap.analysis.packing.runs import pipeline_options
 from packgap.errors import UnknownNameError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.pipeline import (
@@ -44,9 +45,6 @@ from packgap.packing import FAMILY, PackingInstance
 from packgap.packing.evaluate import TOL
 from packgap.packing.online import DEFAULT_INTERVAL_S, OnlineRun, Replan, Series, Start, View, simulate
 from packgap.packing.online import to_dict as run_to_dict
-
-#: Every registered pipeline, e.g. ``dab+mchp`` (CUCKOO) and ``blossom+mchp`` (Muri packing).
-PIPELINE_NAMES: tuple[str, ...] = tuple(m.name for m in PIPELINES)
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,15 @@ exact method) stands beside them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
-from packgap.analysis.packing.methods import BY_NAME
-from packgap.analysis.packing.online import PIPELINE_NAMES, compare_online, online_document
-from packgap.analysis.packing.online_bound import references
+from packgap.analysis.packing.methods import BY_NAME, PIPELINE_NAMES
 from packgap.analysis.packing.online_plots import plot_document
 from packgap.errors import PackgapError, UnknownNameError
-from packgap.packing import PackingInstance
-from packgap.solvers.outcome import SolveOptions
+
+if TYPE_CHECKING:
+    from packgap.packing import PackingInstance
 
 #: Seconds between re-plans when the user names no ``--interval`` (CUCKOO's 60 s rounds).
 DEFAULT_INTERVAL = 60.0
@@ -51,6 +50,10 @@ def run(
     instance: PackingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
 ) -> dict[str, Any]:
     """Every chosen pipeline online, then the references; a JSON-ready document."""
+    from packgap.analysis.packing.online import compare_online, online_document
+    from packgap.analysis.packing.online_bound import references
+    from packgap.solvers.outcome import SolveOptions
+
     reference = options.get("reference")
     if reference is not None and (reference not in BY_NAME or not BY_NAME[reference].exact):
         raise PackgapError(f"--reference {reference}: not an exact method with a bound")

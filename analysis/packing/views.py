@@ -7,9 +7,10 @@ offset from the group's start (CUCKOO section 3.2, the exact timeline).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from packgap.packing import PackingInstance
+if TYPE_CHECKING:
+    from packgap.packing import PackingInstance
 
 
 def packing_groups(instance: PackingInstance) -> list[dict[str, Any]]:

@@ -17,16 +17,16 @@ from packgap.analysis.kit import (
     Generator,
     GeneratorNote,
     Option,
+    Simulation,
     TraceBuilder,
     View,
 )
+from packgap.analysis.method import Deferred
 from packgap.analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
-from packgap.analysis.placement.methods import METHODS
+from packgap.analysis.placement.methods import METHODS, POLICY_METHODS
 from packgap.analysis.placement.reproduce import REPRODUCTIONS
-from packgap.analysis.placement.simulate import SIMULATION
 from packgap.analysis.placement.views import placement_bins
 from packgap.errors import PackgapError
-from packgap.placement import FAMILY, trace
 
 JOBS = Option("jobs", int, "Number of jobs.", minimum=1, maximum=MAX_SIZE)
 
@@ -92,8 +92,30 @@ def _cluster_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     return build
 
 
+SIMULATE = "packgap.analysis.placement.simulate"
+#: The simulator's job schedulers, :data:`packgap.heuristics.placement.schedulers.SCHEDULERS` (written
+#: out: that package loads NumPy; ``tests/analysis/test_declared_as_data.py`` checks the two agree).
+SCHEDULERS = ("fifo", "las", "srtf")
+SIMULATION = Simulation(
+    kinds=("cluster-trace",),
+    options=(
+        Option("scheduler", str, "cluster trace: fifo, las or srtf.", choices=SCHEDULERS),
+        Option(
+            "placement",
+            str,
+            "cluster trace: a placement policy or exact.",
+            choices=(*(name for name, _, _ in POLICY_METHODS), "exact"),
+        ),
+        Option("round_gaps", int, "cluster trace: solve every N-th round exactly, report gaps.", minimum=1),
+    ),
+    run=Deferred(f"{SIMULATE}:run_trace"),
+    table=Deferred(f"{SIMULATE}:table"),
+    plot=Deferred("packgap.analysis.placement.plots:plot_trace_run"),
+)
+
 KIT = FamilyKit(
-    family=FAMILY,
+    name="placement",
+    hub="packgap.placement",
     methods=METHODS,
     generators=(
         Generator(
@@ -144,9 +166,7 @@ KIT = FamilyKit(
             for source, what, extra in TRACE_SOURCES
         ),
     ),
-    documents=(
-        DocumentKind("cluster-trace", trace.SCHEMA, trace.VERSION, trace.from_dict, trace.to_dict, trace.summary),
-    ),
+    documents=(DocumentKind("cluster-trace", "packgap.placement.trace"),),
     views=(
         View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
     ),

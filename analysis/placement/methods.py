@@ -1,148 +1,55 @@
 """Methods of the ``placement`` family: PAL's policies, its baselines and two exact models.
 
 The heuristic methods are the policies of :data:`packgap.heuristics.placement.POLICIES`, with the
-parameters of their signatures. Every method places one scheduling round. Sticky and non-sticky variants of a baseline
-make the same choice within a round (``packgap.heuristics.placement.baselines``); they differ in
-the round-based simulator, where sticky jobs keep their GPUs.
+parameters of their signatures, declared here as data so that the CLI starts without importing
+them (issue 20.5; ``tests/analysis/test_declared_as_data.py`` checks the two agree). Every
+method places one scheduling round. Sticky and non-sticky variants of a baseline make the same
+choice within a round (``packgap.heuristics.placement.baselines``); they differ in the
+round-based simulator, where sticky jobs keep their GPUs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from typing import Any
 
-from packgap.analysis.method import Method, MethodOutput, RunContext
-from packgap.errors import PackgapError, UnknownNameError
-from packgap.heuristics.placement import POLICIES, PolicySpec, pal, pm_first
-from packgap.heuristics.placement.blocks import resort_blocks
-from packgap.models.placement import cpsat as cp_placement
-from packgap.models.placement.cells import round_cells
-from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
-from packgap.placement.simulator import Place
-from packgap.result import Status
-from packgap.solvers.cpsat import solve_cpsat
-from packgap.solvers.highs import solve_pyomo
-from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
+from packgap.analysis.method import Deferred, Method
 
-
-def incumbent(instance: PlacementInstance) -> float:
-    """The best evaluated objective of PAL and PM-First: the cut-off that lets the exact
-    models drop cells no better placement can use (``packgap.models.placement.cells``)."""
-    return min(FAMILY.evaluate(instance, place(instance, 0)).objective for place in (pal, pm_first))
-
-
-def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
-    from packgap.models.placement import milp as milp_placement
-
-    with ctx.building():
-        model = milp_placement.build_milp(instance, rc)
-    ctx.built()
-    outcome = solve_pyomo(model, ctx.solver_options())
-    solution = None
-    if outcome.has_solution:
-        solution = PlacementSolution(milp_placement.extract(model, rc)[0])
-    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
-
-
-def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
-    with ctx.building():
-        cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
-    ctx.built()
-    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
-    solution = None
-    if outcome.has_solution:
-        solution = PlacementSolution(cp_placement.extract(cp, solver, rc)[0])
-    bound = None if outcome.bound is None else outcome.bound * cp.resolution
-    status, note = outcome.status, "costs on the grid"
-    if not cp.exact:
-        # The floored model's optimum may not be the true one (issue 17): only the bound is proven.
-        status = Status.FEASIBLE if status == Status.OPTIMAL else status
-        note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
-    return MethodOutput(solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
-
-
-def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
-    is small enough (``packgap.analysis.placement.exact_blocks.search``)."""
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
-    from packgap.models.placement.block_paths import start_values
-    from packgap.solvers.highspy_lp import version
-    from packgap.solvers.highspy_mip import solve_mip
-
-    start = resort_blocks(instance, pal(instance))
-    left = ctx.time_left()
-    share = None if left is None else ctx.params["dual_share"] * left
-    found = dual_search(instance, start, share, gap=ctx.options.mip_gap)
-    model = pruned_model(found, ctx.options.mip_gap, ctx.params["max_columns"])
-    if model is None and not found.within(ctx.options.mip_gap):
-        found = resume(found, ctx.time_left(), gap=ctx.options.mip_gap)
-    ctx.built()
-    left = ctx.time_left()
-    starved = left is not None and left < MIN_SOLVE_S
-    mip = None
-    if model is not None and not starved:
-        mip = solve_mip(model.mip, ctx.solver_options(), start_values(model, found.solution))
-    solution, status, bound, note = settle(found, model, mip, starved)
-    return MethodOutput(solution, status, bound, "packgap+highs", version(), note)
-
-
-def exact_policy(options: SolveOptions, backend: str = "blocks") -> Place:
-    """The exact per-round placement policy for the simulator: each round's exact answer
-    (block method, MILP or CP-SAT), the incumbent when ``options.time_limit`` stops it first."""
-    method = BY_NAME.get(f"exact-{backend}")
-    if method is None:
-        raise UnknownNameError("exact backend", backend, ["blocks", "milp", "cpsat"])
-
-    def place(instance: PlacementInstance, seed: int) -> PlacementSolution:
-        ctx = RunContext(replace(options, seed=seed), method.resolve_params({}))
-        output = method.run(instance, ctx)
-        if output.solution is None:
-            raise PackgapError(
-                f"exact-{backend} found no placement for {instance.name}: {output.status} {output.message}"
-            )
-        solution: PlacementSolution = output.solution
-        return solution
-
-    return place
-
-
-def _policy(spec: PolicySpec) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
-    def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-        return MethodOutput(spec.configure(instance, **ctx.params).place(instance, ctx.options.seed), Status.FEASIBLE)
-
-    return run
-
-
-def run_pal_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    placed = POLICIES["pal"].configure(instance, **ctx.params).place(instance, ctx.options.seed)
-    return MethodOutput(resort_blocks(instance, placed), Status.FEASIBLE)
-
+#: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
+RUNS = "packgap.analysis.placement.runs"
+#: Parameters of PM-First and PAL besides their binning (``two_sided_outliers``, ``artifact_bins``).
+BINNING: dict[str, Any] = {"two_sided_outliers": True, "artifact_bins": False}
+PAL_DEFAULTS: dict[str, Any] = {"traversal": "paper", "tie_break": "gpu", "node_order": "id", **BINNING}
+#: Each policy of :data:`packgap.heuristics.placement.POLICIES`: name, description, parameters.
+POLICY_METHODS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (
+        "pm-first",
+        "PAL PM-First: class-sorted queue prefix, best binned PM-scores first (Alg. 1, Fig. 4)",
+        {"tie_break": "gpu", **BINNING},
+    ),
+    ("pal", "PAL: L x V matrix traversal for 2..node-size GPU jobs, PM-First otherwise (Alg. 2)", PAL_DEFAULTS),
+    ("packed-sticky", "Tiresias: packed placement (fewest nodes), sticky across rounds", {}),
+    ("packed-non-sticky", "Gandiva: packed placement (fewest nodes), re-placed every round", {}),
+    ("random-sticky", "random subset of the free GPUs (seeded), sticky across rounds", {}),
+    ("random-non-sticky", "random subset of the free GPUs (seeded), re-placed every round", {}),
+)
 
 METHODS: tuple[Method, ...] = (
     *(
-        Method("placement", spec.name, spec.description, _policy(spec), defaults=spec.defaults)
-        for spec in POLICIES.values()
+        Method("placement", name, description, Deferred(f"{RUNS}:run_policy", (name,)), defaults=defaults)
+        for name, description, defaults in POLICY_METHODS
     ),
     Method(
         "placement",
         "pal+blocks",
         "PAL, then each job type's GPUs re-sorted into score-ordered blocks (never worse than PAL)",
-        run_pal_blocks,
-        defaults=POLICIES["pal"].defaults,
+        Deferred(f"{RUNS}:run_pal_blocks"),
+        defaults=PAL_DEFAULTS,
     ),
     Method(
         "placement",
         "exact-blocks",
         "job types x score-ordered blocks: Lagrangian bound, repaired placements, pruned MILP (highspy)",
-        run_exact_blocks,
+        Deferred(f"{RUNS}:run_exact_blocks"),
         exact=True,
         defaults={"dual_share": 0.5, "max_columns": 20_000},
     ),
@@ -150,7 +57,7 @@ METHODS: tuple[Method, ...] = (
         "placement",
         "exact-milp",
         "per-round MILP, one L x V cell per job (Pyomo + HiGHS)",
-        run_exact_milp,
+        Deferred(f"{RUNS}:run_exact_milp"),
         exact=True,
         defaults={"prune": True},
     ),
@@ -158,7 +65,7 @@ METHODS: tuple[Method, ...] = (
         "placement",
         "exact-cpsat",
         "per-round CP-SAT model, one L x V cell per job, costs floored to `resolution`",
-        run_exact_cpsat,
+        Deferred(f"{RUNS}:run_exact_cpsat"),
         exact=True,
         defaults={"resolution": 1e-6, "prune": True},
     ),

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from packgap.analysis.kit import Reproduction
-from packgap.analysis.placement import figures
-from packgap.analysis.placement.repro_jct import compare_fig11, compare_fig13, fig11, fig13
-from packgap.analysis.placement.repro_overhead import compare_fig18, fig18, fig18_size
-from packgap.analysis.placement.repro_round_gaps import compare_round_gaps, round_gaps, round_gaps_size
-from packgap.analysis.placement.repro_waits import compare_fig12, fig12
+from packgap.analysis.method import Deferred
+
+JCT, WAITS = "packgap.analysis.placement.repro_jct", "packgap.analysis.placement.repro_waits"
+OVERHEAD, ROUND_GAPS = "packgap.analysis.placement.repro_overhead", "packgap.analysis.placement.repro_round_gaps"
+FIGURES = "packgap.analysis.placement.figures"
 
 
 def _readings(quick: bool) -> dict[str, Any]:
@@ -30,46 +30,46 @@ REPRODUCTIONS = tuple(
             "pal-fig11",
             "Fig. 11",
             "Average JCT per policy vs Tiresias",
-            fig11,
-            figures.draw_fig11,
-            compare_fig11,
+            Deferred(f"{JCT}:fig11"),
+            Deferred(f"{FIGURES}:draw_fig11"),
+            Deferred(f"{JCT}:compare_fig11"),
             _readings,
         ),
         (
             "pal-fig12",
             "Fig. 12",
             "Wait time per job, workloads 3 and 5",
-            fig12,
-            figures.draw_fig12,
-            compare_fig12,
+            Deferred(f"{WAITS}:fig12"),
+            Deferred(f"{FIGURES}:draw_fig12"),
+            Deferred(f"{WAITS}:compare_fig12"),
             lambda quick: {"workloads": "3, 5"},
         ),
         (
             "pal-fig13",
             "Fig. 13",
             "Average JCT vs locality penalty",
-            fig13,
-            figures.draw_fig13,
-            compare_fig13,
+            Deferred(f"{JCT}:fig13"),
+            Deferred(f"{FIGURES}:draw_fig13"),
+            Deferred(f"{JCT}:compare_fig13"),
             lambda quick: {**_readings(quick), "L_across": "1, 3" if quick else "1-3 by 0.5"},
         ),
         (
             "pal-fig18",
             "Fig. 18",
             "Placement time per round vs cluster size",
-            fig18,
-            figures.draw_fig18,
-            compare_fig18,
-            fig18_size,
+            Deferred(f"{OVERHEAD}:fig18"),
+            Deferred(f"{FIGURES}:draw_fig18"),
+            Deferred(f"{OVERHEAD}:compare_fig18"),
+            Deferred(f"{OVERHEAD}:fig18_size"),
         ),
         (
             "pal-round-gaps",
             "new",
             "Per-round gap to exact-blocks along traces",
-            round_gaps,
-            figures.draw_round_gaps,
-            compare_round_gaps,
-            round_gaps_size,
+            Deferred(f"{ROUND_GAPS}:round_gaps"),
+            Deferred(f"{FIGURES}:draw_round_gaps"),
+            Deferred(f"{ROUND_GAPS}:compare_round_gaps"),
+            Deferred(f"{ROUND_GAPS}:round_gaps_size"),
         ),
     )
 )

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
-from packgap.analysis.placement.methods import exact_policy
-from packgap.analysis.placement.plots import plot_trace_run
+from packgap.analysis.kit import SimulationTable, Tick
 from packgap.analysis.placement.round_gaps import exact_gaps, gaps_document
+from packgap.analysis.placement.runs import exact_policy
 from packgap.errors import UnknownNameError
 from packgap.heuristics.placement import POLICIES, Policy, cluster_policy
 from packgap.heuristics.placement.schedulers import SCHEDULERS
@@ -127,13 +126,6 @@ def run_document(trace: ClusterTrace, result: SimResult, scheduler: str, placeme
     }
 
 
-OPTIONS = (
-    Option("scheduler", str, "cluster trace: fifo, las or srtf.", choices=tuple(SCHEDULERS)),
-    Option("placement", str, "cluster trace: a placement policy or exact.", choices=(*POLICIES, "exact")),
-    Option("round_gaps", int, "cluster trace: solve every N-th round exactly, report gaps.", minimum=1),
-)
-
-
 def run_trace(
     trace: ClusterTrace, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
 ) -> dict[str, Any]:
@@ -163,6 +155,3 @@ def run_trace(
 def table(document: dict[str, Any]) -> SimulationTable:
     title = f"{document['instance']}: {document['scheduler']} + {document['placement']} ({document['replay']})"
     return SimulationTable(title, ("metric", "value"), tuple(document["metrics"].items()))
-
-
-SIMULATION = Simulation(kinds=("cluster-trace",), options=OPTIONS, run=run_trace, table=table, plot=plot_trace_run)

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from packgap.placement.trace import ClusterTrace
-
 
 def placement_bins(instance: Any) -> list[dict[str, Any]]:
     from packgap.heuristics.placement import bin_scores
+    from packgap.placement.trace import ClusterTrace
 
     if isinstance(instance, ClusterTrace):
         instance = instance.cluster

@@ -9,7 +9,6 @@ from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Opt
 from packgap.analysis.planning.methods import METHODS
 from packgap.analysis.planning.reproduce import REPRODUCTIONS
 from packgap.gpus import parse_gpu_types
-from packgap.planning import FAMILY
 
 GPU_TYPES = Option("gpu_types", str, "NAME:COUNT,... GPU mix (default: CUCKOO Table 7's).")
 
@@ -26,7 +25,8 @@ def _generate(opts: Mapping[str, Any]) -> Any:
 
 
 KIT = FamilyKit(
-    family=FAMILY,
+    name="planning",
+    hub="packgap.planning",
     methods=METHODS,
     generators=(
         Generator(

@@ -13,7 +13,6 @@ from packgap.analysis.sharing.methods import METHODS
 from packgap.analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
 from packgap.analysis.sharing.reproduce import REPRODUCTIONS
 from packgap.analysis.sharing.simulate import SIMULATION
-from packgap.sharing import FAMILY
 
 XI_SOURCE = Option("xi_source", str, "Co-location data for xi (default gavel).", choices=("gavel", "lucid", "global"))
 XI = Option("xi", float, "Global interference ratio (with --xi-source global; default 1.5).", minimum=1.0)
@@ -40,7 +39,8 @@ def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
 
 
 KIT = FamilyKit(
-    family=FAMILY,
+    name="sharing",
+    hub="packgap.sharing",
     methods=METHODS,
     generators=(
         Generator(

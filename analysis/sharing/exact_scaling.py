@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 
-from packgap.analysis.sharing.methods import NON_PREEMPTIVE, best_heuristic
+from packgap.analysis.sharing.runs import NON_PREEMPTIVE, best_heuristic
 from packgap.heuristics.sharing.tiresias import tiresias
 from packgap.instances.sharing.generator import generate
 from packgap.models.sharing.branch_bound import solve

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from packgap.analysis.sharing.methods import best_heuristic
+from packgap.analysis.sharing.runs import best_heuristic
 from packgap.deadline import interrupt_after
 from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp

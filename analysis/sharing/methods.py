@@ -12,18 +12,11 @@ least bound over the nodes it left open) and the status comes from that bound.
 
 from __future__ import annotations
 
-from typing import Any
-
-from packgap.analysis.method import Method, MethodOutput, RunContext, signature_defaults
+from packgap.analysis.method import Deferred, Method
 from packgap.errors import PackgapError
-from packgap.heuristics.sharing.exclusive import fifo, sjf
-from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
-from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
-from packgap.heuristics.sharing.tiresias import tiresias
-from packgap.result import Status
-from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 
-NON_PREEMPTIVE = {"fifo": fifo, "sjf": sjf, "sjf-ffs": sjf_ffs, "sjf-bsbf": sjf_bsbf}
+#: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
+RUNS = "packgap.analysis.sharing.runs"
 
 
 def parse_thresholds(text: str) -> tuple[float, ...]:
@@ -45,115 +38,43 @@ NON_PREEMPTIVE_CLASS = "non-preemptive"
 LARGEST_SUB_BATCH = "non-preemptive, largest fitting sub-batch"
 
 
-def _heuristic(policy: Any) -> Any:
-    def run(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-        return MethodOutput(policy(instance, **ctx.params), Status.FEASIBLE, scope=NON_PREEMPTIVE_CLASS)
-
-    return run
-
-
-def _tiresias(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    thresholds = parse_thresholds(ctx.params["thresholds"])
-    return MethodOutput(tiresias(instance, thresholds), Status.FEASIBLE, scope="preemptive")
-
-
-def best_heuristic(instance: SharingInstance) -> SharingSolution:
-    """The non-preemptive heuristic schedule with the least average JCT (an incumbent)."""
-    solutions = [policy(instance) for policy in NON_PREEMPTIVE.values()]
-    return min(solutions, key=lambda s: FAMILY.evaluate(instance, s).objective)
-
-
-def _bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.models.sharing.bound import average_jct_lower_bound
-
-    solution = best_heuristic(instance)
-    ctx.built()
-    return MethodOutput(solution, Status.FEASIBLE, average_jct_lower_bound(instance), message="cheap bound")
-
-
-def _lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.analysis.sharing import lp_bound
-
-    solution = best_heuristic(instance)
-    ctx.built()
-    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left())
-    return MethodOutput(solution, Status.FEASIBLE, bound, message="rate LP bound (certified by weak duality)")
-
-
-def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.analysis.sharing import lp_bound
-    from packgap.models.sharing.branch_bound import solve
-
-    incumbent = best_heuristic(instance)
-    left = ctx.time_left()
-    out = solve(
-        instance,
-        incumbent,
-        time_limit=left,
-        max_nodes=ctx.params["max_nodes"],
-        every_batch=ctx.params["every_batch"],
-        on_start=ctx.built,
-    )
-    objective = FAMILY.evaluate(instance, out.solution).objective
-    space = "non-preemptive schedules" if ctx.params["every_batch"] else "largest-fitting sub-batch schedules"
-    if out.proven:
-        message = f"optimum over {space}, proven ({out.nodes} nodes, average JCT {objective:.6g} s)"
-    else:
-        floor = (out.lower_bound - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
-        message = (
-            f"search stopped ({out.nodes} nodes); best schedule's average JCT {objective:.6g} s, "
-            f"optimum over {space} >= {floor:.6g} s (open nodes' bound)"
-        )
-    return MethodOutput(
-        out.solution,
-        Status.OPTIMAL if out.proven else Status.TIMEOUT,
-        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left()),
-        solver="packgap-bb",
-        message=message,
-        scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
-    )
-
-
-def _milp(backend: str) -> Any:
-    def run(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-        from packgap.analysis.sharing.relaxation import solve_relaxation
-
-        return solve_relaxation(instance, ctx, backend, ctx.params["slots"])
-
-    return run
-
-
 METHODS: tuple[Method, ...] = (
     Method(
-        "sharing", "fifo", "FIFO, exclusive GPUs (section VI-A 1)", _heuristic(fifo), defaults=signature_defaults(fifo)
+        "sharing",
+        "fifo",
+        "FIFO, exclusive GPUs (section VI-A 1)",
+        Deferred(f"{RUNS}:run_heuristic", ("fifo",)),
+        defaults={"backfill": False},
     ),
     Method(
         "sharing",
         "sjf",
         "shortest job first, exclusive GPUs (VI-A 2)",
-        _heuristic(sjf),
-        defaults=signature_defaults(sjf),
+        Deferred(f"{RUNS}:run_heuristic", ("sjf",)),
+        defaults={"backfill": True},
     ),
     Method(
         "sharing",
         "tiresias",
         "Tiresias discretised 2D-LAS, preemptive (VI-A 3)",
-        _tiresias,
+        Deferred(f"{RUNS}:run_tiresias"),
         defaults={"thresholds": "3250"},
     ),
-    Method("sharing", "sjf-ffs", "SJF with first-fit sharing (VI-A 4)", _heuristic(sjf_ffs)),
+    Method(
+        "sharing", "sjf-ffs", "SJF with first-fit sharing (VI-A 4)", Deferred(f"{RUNS}:run_heuristic", ("sjf-ffs",))
+    ),
     Method(
         "sharing",
         "sjf-bsbf",
         "SJF-BSBF: Algorithms 1-2 with Theorem 1 (section V)",
-        _heuristic(sjf_bsbf),
-        defaults=signature_defaults(sjf_bsbf),
+        Deferred(f"{RUNS}:run_heuristic", ("sjf-bsbf",)),
+        defaults={"free_gpus_first": False},
     ),
     Method(
         "sharing",
         "bound",
         "cheap valid bound (solo times; SRPT on pooled capacity) beside the best heuristic",
-        _bound,
+        Deferred(f"{RUNS}:run_bound"),
         exact=True,
     ),
     Method(
@@ -161,7 +82,7 @@ METHODS: tuple[Method, ...] = (
         "bound-lp",
         "rate LP bound (per-slot GPU capacity, sharing priced per model pair by xi; weak-duality "
         "certified; valid with preemption) beside the best heuristic",
-        _lp_bound,
+        Deferred(f"{RUNS}:run_lp_bound"),
         exact=True,
         defaults={"slots": 60},
     ),
@@ -170,7 +91,7 @@ METHODS: tuple[Method, ...] = (
         "exact-bb",
         "event-driven branch and bound: non-preemptive optimum of small instances (every_batch False: "
         "each job at the largest sub-batch that fits, faster)",
-        _branch_and_bound,
+        Deferred(f"{RUNS}:run_branch_and_bound"),
         exact=True,
         defaults={"max_nodes": 5_000_000, "every_batch": True},
     ),
@@ -178,7 +99,7 @@ METHODS: tuple[Method, ...] = (
         "sharing",
         "exact-milp",
         "time-indexed relaxation (HiGHS): valid bound + replayed schedule",
-        _milp("highs"),
+        Deferred(f"{RUNS}:run_relaxation", ("highs",)),
         exact=True,
         defaults={"slots": 40},
     ),
@@ -186,7 +107,7 @@ METHODS: tuple[Method, ...] = (
         "sharing",
         "exact-cpsat",
         "time-indexed relaxation (CP-SAT, rounded to relax): valid bound + replayed schedule",
-        _milp("cpsat"),
+        Deferred(f"{RUNS}:run_relaxation", ("cpsat",)),
         exact=True,
         defaults={"slots": 40},
     ),

@@ -10,7 +10,7 @@ the best heuristic schedule.
 from __future__ import annotations
 
 from packgap.analysis.method import MethodOutput, RunContext
-from packgap.analysis.sharing.methods import best_heuristic
+from packgap.analysis.sharing.runs import best_heuristic
 from packgap.errors import TimeLimitReached
 from packgap.heuristics.sharing.sjf_bsbf import bsbf_in_order
 from packgap.models.sharing import time_indexed

@@ -5,12 +5,14 @@ valid bound beside them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
 from packgap.analysis.sharing.methods import parse_thresholds
 from packgap.errors import UnknownNameError
-from packgap.sharing import FAMILY, SharingInstance, SharingSolution
+
+if TYPE_CHECKING:
+    from packgap.sharing import SharingInstance, SharingSolution
 
 POLICY_NAMES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")
 #: Paper's Pollux row: not reproduced (see README / issue 9): it tunes batch sizes and GPU
@@ -45,6 +47,7 @@ def run(
     instance: SharingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
 ) -> dict[str, Any]:
     from packgap.models.sharing.bound import average_jct_lower_bound
+    from packgap.sharing import FAMILY
 
     names = policies(options.get("policy", "all"))
     runs = []

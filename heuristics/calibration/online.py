@@ -49,11 +49,7 @@ from packgap.heuristics.calibration.cluster import Cluster
 from packgap.heuristics.calibration.gimbal import coordinate
 from packgap.heuristics.calibration.search_cost import CostModel, completions_with_search, search_time
 from packgap.heuristics.calibration.state import Calibration, free_competition, liss_only, with_liss
-
-BASES = {"lucid": "jct", "gandiva": "deadline", "gavel": "makespan"}
-VARIANTS = ("baseline", "unequal", "liss", "aggressive", "gimbal", "exact")
-#: Variants that pack aggressively (any pair down to ``aggressive`` pair speed).
-AGGRESSIVE = ("aggressive", "gimbal", "exact")
+from packgap.heuristics.calibration.variants import AGGRESSIVE, BASES
 
 
 def _exact(instance: CalibrationInstance) -> Calibration:

@@ -8,7 +8,8 @@ import pytest
 
 from packgap.calibration import workload as workload_module
 from packgap.errors import InstanceError, PackgapError
-from packgap.heuristics.calibration.online import VARIANTS, Policy, run_workload
+from packgap.heuristics.calibration.online import Policy, run_workload
+from packgap.heuristics.calibration.variants import VARIANTS
 from packgap.instances.calibration.workload import from_openb, from_philly, generate
 from packgap.instances.traces import traces_dir
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packgap.analysis.packing.ti.driver import OPTIMAL_GAP, TiSettings, solve_ti
+from packgap.analysis.packing.ti.driver import OPTIMAL_GAP, solve_ti
+from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.models.packing import ti_duals, ti_grid
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import candidates, weights

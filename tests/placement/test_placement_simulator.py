@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packgap.analysis.placement.methods import exact_policy
 from packgap.analysis.placement.replay import replay, replay_rounds
 from packgap.analysis.placement.round_gaps import round_gaps
+from packgap.analysis.placement.runs import exact_policy
 from packgap.analysis.placement.simulate import metrics, run
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.heuristics.placement import POLICIES, cluster_policy

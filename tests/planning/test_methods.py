@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packgap import jsonio
-from packgap.analysis.planning.methods import horn_flow
+from packgap.analysis.planning.runs import horn_flow
 from packgap.analysis.registry import methods
 from packgap.analysis.run import check_against_optimum, solve
 from packgap.instances.planning.generator import generate

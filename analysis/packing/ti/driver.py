@@ -43,6 +43,7 @@ import numpy as np
 from packgap.analysis.packing.ti.lp import LevelState, column_generation, integer_program
 from packgap.analysis.packing.ti.rounding import round_answer
 from packgap.analysis.packing.ti.search import Search
+from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.models.packing import cpsat, ti_duals, ti_grid
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
@@ -56,29 +57,6 @@ OPTIMAL_GAP = 1e-6
 POLISH_MIN_S = 0.5
 #: Local search time (s) per call when there is no time limit.
 UNTIMED_SEARCH_S = 10.0
-
-
-@dataclass(frozen=True)
-class TiSettings:
-    """``periods``: periods of the first level; ``max_columns``: universe cap (about 100
-    bytes each); ``batch``: columns added per pricing round; ``milp_universe``: largest
-    universe solved as an integer program (a bound), else ``milp_columns`` of least reduced
-    cost (an answer); ``milp_share``: its share of the time left; ``search_share``: the share
-    of the time left for local search from a new best answer (once per level, from the
-    second);
-    ``cpsat_share``: share of the time limit kept for the CP-SAT polish when the data lie on
-    its grid (there it can prove optimality, e.g. where mixed demands leave the LP a gap);
-    off the grid it gets only what is left once halving stops (measured on 40 and 100
-    generated jobs, it never improved the levels' answer there)."""
-
-    periods: int = 32
-    max_columns: int = 3_000_000
-    batch: int = 2000
-    milp_columns: int = 2000
-    milp_universe: int = 20_000
-    milp_share: float = 0.15
-    search_share: float = 0.25
-    cpsat_share: float = 0.25
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,135 @@
+"""How the ``packing`` methods run (declared, with the pipelines and the exact models
+explained, in :mod:`packgap.analysis.packing.methods`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from packgap.analysis.method import MethodOutput, RunContext
+from packgap.analysis.packing.methods import PIPELINES
+from packgap.analysis.packing.ti.driver import solve_ti
+from packgap.analysis.packing.ti.settings import TiSettings
+from packgap.errors import TimeLimitReached, UnknownNameError
+from packgap.heuristics.packing.pipeline import packed_batches, run_pipeline
+from packgap.heuristics.packing.stages import PACKERS, PLANNERS, Packer, PipelineOptions, Planner
+from packgap.models.packing import cpsat as cp_packing
+from packgap.models.packing.bounds import lower_bound
+from packgap.models.packing.data import place
+from packgap.packing import FAMILY, PackingInstance, PackingSolution
+from packgap.packing.instance import INTERLEAVINGS
+from packgap.result import Status
+from packgap.solvers.cpsat import solve_cpsat
+from packgap.solvers.cpsat import version as cpsat_version
+from packgap.solvers.highs import solve_pyomo
+
+
+def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
+    estimator = params["estimator"]
+    if estimator != "auto" and estimator not in INTERLEAVINGS:
+        raise UnknownNameError("estimator", estimator, ["auto", *INTERLEAVINGS])
+    given = {k: v for k, v in params.items() if k != "estimator"}
+    return PipelineOptions(estimator=None if estimator == "auto" else estimator, **given)
+
+
+def run_pipeline_method(packer: Packer, planner: Planner, instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    solution = run_pipeline(instance, packer, planner, pipeline_options(dict(ctx.params)))
+    return MethodOutput(solution, Status.FEASIBLE)
+
+
+def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
+    """The solver's bound or the closed-form relaxation bound, whichever is higher."""
+    floor = lower_bound(instance).objective
+    return floor if solver_bound is None else max(floor, solver_bound)
+
+
+def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    from packgap.models.packing import milp as milp_packing
+    from packgap.models.packing.data import candidates
+
+    count = milp_packing.disjunctions(instance, candidates(instance))
+    left = ctx.time_left()
+    if left is not None and count * milp_packing.BUILD_S_PER_DISJUNCTION > left:
+        raise TimeLimitReached(
+            f"exact-milp is the tiny cross-check: {count} disjunctions cannot be built in {left:.3g} s"
+        )
+    with ctx.building():
+        model, cands = milp_packing.build_milp(instance)
+    ctx.built()
+    outcome = solve_pyomo(model, ctx.solver_options())
+    solution = None
+    if outcome.has_solution:
+        solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
+    bound = None if outcome.bound is None else outcome.bound * milp_packing.objective_unit(instance)
+    return MethodOutput(
+        solution, outcome.status, _best_bound(instance, bound), outcome.solver, outcome.version, outcome.message
+    )
+
+
+def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingSolution:
+    return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
+
+
+def _hint(instance: PackingInstance, name: str) -> PackingSolution | None:
+    """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none."""
+    if name == "none":
+        return None
+    if name == "best":
+        return _best(instance, [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS])
+    packer, _, planner = name.partition("+")
+    if packer not in PACKERS or planner not in PLANNERS:
+        raise UnknownNameError("hint", name, [*(m.name for m in PIPELINES), "best", "none"])
+    return run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
+
+
+def _solve_cp(
+    instance: PackingInstance, ctx: RunContext, cp: cp_packing.PackingCpModel, hint: PackingSolution | None
+) -> tuple[PackingSolution | None, Status, float | None, str]:
+    """Solve a built model; the better of its answer and ``hint``, status and certified bound."""
+    ctx.built()
+    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
+    answers = [cp_packing.answer(instance, cp, solver)] if outcome.has_solution else []
+    answers += [hint] if hint is not None else []
+    solution = _best(instance, answers) if answers else None
+    status = outcome.status
+    if not cp.exact:
+        # Rounded data: the model's optimum is not the real one (its bound still is, relaxed).
+        status = Status.FEASIBLE if status == Status.OPTIMAL else status
+    note = "" if cp.exact else f"; data off the {cp.resolution:g} s grid ({cp.rounding} rounding)"
+    return solution, status, cp_packing.bound(cp, outcome.bound), f"{outcome.message}{note}"
+
+
+def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    p = ctx.params
+    hint = _hint(instance, p["hint"])
+    cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
+    solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
+    return MethodOutput(solution, status, _best_bound(instance, bound), "cp-sat", cpsat_version(), message)
+
+
+def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    from packgap.solvers.highspy_lp import version
+
+    hints = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
+    out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
+    finest = out.levels[-1].period if out.levels else float("nan")
+    message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
+    return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)
+
+
+def run_exact_plan(packer: Packer, instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    options = pipeline_options(dict(ctx.params))
+    groups = [g for _, batch in packed_batches(instance, packer, options) for g in batch]
+    # Issue 11: warm start from the best heuristic plan of these groups; never worse.
+    plans = [run_pipeline(instance, packer, planner, options) for planner in PLANNERS]
+    hint = _best(instance, plans)
+    cp = cp_packing.build_cpsat(instance, hint, groups, rounding="feasible")
+    solution, status, _, message = _solve_cp(instance, ctx, cp, hint)
+    # Optimal for these groups only: no bound on the joint problem.
+    return MethodOutput(
+        solution,
+        Status.FEASIBLE if solution else status,
+        None,
+        "cp-sat",
+        cpsat_version(),
+        f"planning of the {packer} groups: {message}",
+    )
