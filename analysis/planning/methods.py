@@ -17,7 +17,7 @@ METHODS: tuple[Method, ...] = (
         "mchp",
         "CUCKOO MCHP: min-cost matching to (GPU type, order), eq. 13-14",
         Deferred(f"{RUNS}:run_heuristic", ("mchp",)),
-        defaults={"deadline_weight": 1.0, "tie_break": "queue"},
+        defaults={"deadline_weight": 1.0, "tie_break": "queue", "gpu_order": "slots"},
     ),
     Method(
         "planning",

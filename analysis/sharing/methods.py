@@ -68,7 +68,7 @@ METHODS: tuple[Method, ...] = (
         "sjf-bsbf",
         "SJF-BSBF: Algorithms 1-2 with Theorem 1 (section V)",
         Deferred(f"{RUNS}:run_heuristic", ("sjf-bsbf",)),
-        defaults={"free_gpus_first": False},
+        defaults={"free_gpus_first": False, "share_flag": True},
     ),
     Method(
         "sharing",
