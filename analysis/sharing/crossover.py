@@ -69,12 +69,11 @@ CAUSES = (
     "order by GPU-time",
     "SJF without backfill",
 )
-#: SJF-BSBF's readings: keyword arguments of :func:`~packgap.heuristics.sharing.sjf_bsbf.sjf_bsbf`
-#: (``rule``: fields of :class:`~packgap.heuristics.sharing.batch_scaling.Rule`).
+#: SJF-BSBF's readings: keyword arguments of :func:`~packgap.heuristics.sharing.sjf_bsbf.sjf_bsbf`.
 READINGS: dict[str, dict[str, Any]] = {
     "free GPUs first": {"free_gpus_first": True},
-    "no gradient accumulation": {"rule": {"accumulate": False}},
-    "eq. 25's printed sign test": {"rule": {"sign_test": True}},
+    "no gradient accumulation": {"accumulate": False},
+    "eq. 25's printed sign test": {"sign_test": True},
     "order by GPUs": {"order": "GPUs"},
     "order by GPU-time": {"order": "GPU-time"},
 }
@@ -146,7 +145,6 @@ def _instance(cause: str, seed: int) -> Any:
 def _variant(cause: str, seed: int) -> tuple[Any, Callable[[Any], Any], Callable[[Any], Any]] | None:
     """The baseline instance with one change, and the SJF and SJF-BSBF runs to compare on it
     (None: that cause's trace data is missing)."""
-    from packgap.heuristics.sharing.batch_scaling import Rule
     from packgap.heuristics.sharing.exclusive import sjf
     from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
 
@@ -155,9 +153,7 @@ def _variant(cause: str, seed: int) -> tuple[Any, Callable[[Any], Any], Callable
         return None
     if cause == "SJF without backfill":
         return instance, lambda i: sjf(i, backfill=False), sjf_bsbf
-    reading = dict(READINGS.get(cause, {}))
-    if "rule" in reading:
-        reading["rule"] = Rule(**reading["rule"])
+    reading = READINGS.get(cause, {})
     return instance, sjf, lambda i: sjf_bsbf(i, **reading)
 
 

@@ -131,11 +131,17 @@ ORDERS: dict[str, Priority] = {"L_k": solo_length, "GPUs": gpu_count, "GPU-time"
 
 
 def sjf_bsbf(
-    instance: SharingInstance, free_gpus_first: bool = False, order: str = "L_k", rule: Rule = TEXT
+    instance: SharingInstance,
+    free_gpus_first: bool = False,
+    order: str = "L_k",
+    accumulate: bool = True,
+    sign_test: bool = False,
 ) -> SharingSolution:
-    """SJF-BSBF over the whole workload (online, non-preemptive); ``order`` one of :data:`ORDERS`."""
+    """SJF-BSBF over the whole workload (online, non-preemptive); ``order`` one of :data:`ORDERS`,
+    ``accumulate`` and ``sign_test`` the readings of Algorithm 2 (:class:`Rule`)."""
     if order not in ORDERS:
         raise UnknownNameError("Algorithm 1 queue order", order, list(ORDERS))
+    rule = Rule(accumulate, sign_test)
     return run_online(instance, in_order(free_gpus_first, rule), priority=ORDERS[order])
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap.errors import UnknownNameError
-from packgap.heuristics.sharing.batch_scaling import Rule, best_sharing
+from packgap.heuristics.sharing.batch_scaling import best_sharing
 from packgap.heuristics.sharing.exclusive import fifo, sjf
 from packgap.heuristics.sharing.online import consolidated
 from packgap.heuristics.sharing.sjf_bsbf import ORDERS, sjf_bsbf
@@ -77,7 +77,7 @@ def test_without_accumulation_a_job_shares_only_at_its_solo_sub_batch() -> None:
     # Beside j0's 1.4 GB worker only b = 2 of j1 fits (1.2 GB of 2.6): sharing needs accumulation.
     inst = tiny([(0.0, 1, 1000), (10.0, 1, 50)], gpus=1, xi=1.1, memory=2.6)
     shared = sjf_bsbf(inst).jobs[1]
-    alone = sjf_bsbf(inst, rule=Rule(accumulate=False)).jobs[1]
+    alone = sjf_bsbf(inst, accumulate=False).jobs[1]
     assert (shared.start, shared.batch, shared.co_runner) == (10.0, 2, "j0")
     assert (alone.start, alone.batch, alone.co_runner) == (1000.0, 4, None)
 
