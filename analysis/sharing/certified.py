@@ -132,13 +132,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--generated", action="store_true")
     parser.add_argument("--pollux", action="store_true", help="Pollux's 1x workloads, one per seed (1-8)")
     parser.add_argument("--optimum", action="store_true", help="split each gap at the proven optimum")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="--optimum: seconds per exact search")
     args = parser.parse_args(argv)
     if args.pollux:
         _print([measure_pollux(s, args.slots) for s in _seeds(args.seeds)], "Pollux 1x")
         return
     for jobs in args.jobs:
         if args.optimum:
-            splits = [s for s in (split(jobs, seed) for seed in _seeds(args.seeds)) if s is not None]
+            found = (split(jobs, seed, args.time_limit) for seed in _seeds(args.seeds))
+            splits = [s for s in found if s is not None]
             above, below = statistics.fmean(s.above for s in splits), statistics.fmean(s.below for s in splits)
             preempted = max(s.preempted for s in splits)
             print(
