@@ -4,9 +4,16 @@ preemption). Gap = (best - bound) / best on the average JCT.
 
     python -m packgap.analysis.sharing.certified --jobs 6 8 --seeds 1-10
     python -m packgap.analysis.sharing.certified --jobs 240 --seeds 1-5 --generated
+    python -m packgap.analysis.sharing.certified --pollux --seeds 1-8
+    python -m packgap.analysis.sharing.certified --jobs 6 8 --seeds 1-10 --optimum
 
 Small instances are the README's (:func:`packgap.analysis.sharing.exact_scaling.instance`);
-``--generated`` uses the section VI-A generator at its defaults (64 GPUs).
+``--generated`` uses the section VI-A generator at its defaults (64 GPUs); ``--pollux`` Pollux's
+published 1x workloads (``pollux/workloads/workload-SEED.csv`` of the trace folder, 160 jobs on
+64 GPUs, xi from Gavel). ``--optimum`` splits the certified gap on the small instances where the
+branch and bound proves the non-preemptive optimum: how far the best policy lies above the
+optimum, how far the bound lies below it, and how far preemptive Tiresias gets below it (the
+part no bound valid for preemptive schedules can close).
 """
 
 from __future__ import annotations
@@ -40,6 +47,30 @@ class Gap:
         return (self.best_s - self.bound_s) / self.best_s if self.best_s > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class Split:
+    """The certified gap of one small instance split at the proven non-preemptive optimum."""
+
+    gap: Gap
+    optimum_s: float
+    tiresias_s: float
+
+    @property
+    def above(self) -> float:
+        """(best policy - optimum) / optimum."""
+        return self.gap.best_s / self.optimum_s - 1
+
+    @property
+    def below(self) -> float:
+        """(optimum - bound) / optimum."""
+        return 1 - self.gap.bound_s / self.optimum_s
+
+    @property
+    def preempted(self) -> float:
+        """(optimum - Tiresias) / optimum: > 0 where preemption beats every non-preemptive schedule."""
+        return 1 - self.tiresias_s / self.optimum_s
+
+
 def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None) -> Gap:
     best = min(FAMILY.evaluate(inst, policy(inst)).objective for policy in POLICIES.values())
     start = time.perf_counter()
@@ -49,8 +80,48 @@ def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None)
     return Gap(n, seed, best, (out.cheap_sum - arrivals) / n, (out.completion_sum - arrivals) / n, seconds)
 
 
+#: Pollux's published 1x workloads inside the trace folder.
+POLLUX = "pollux/workloads/workload-{seed}.csv"
+
+
+def pollux(seed: int) -> SharingInstance:
+    """Pollux's 1x workload ``workload-SEED.csv`` (trace folder as the loaders find it)."""
+    from packgap.instances.sharing.traces import from_pollux
+    from packgap.instances.traces import trace_file
+
+    return from_pollux(trace_file(POLLUX.format(seed=seed)))
+
+
 def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None) -> Gap:
     return measure_instance(generate(jobs, seed) if generated else instance(jobs, seed), seed, slots)
+
+
+def measure_pollux(seed: int, slots: int | None = None) -> Gap:
+    return measure_instance(pollux(seed), seed, slots)
+
+
+def split(jobs: int, seed: int, time_limit: float = 60.0) -> Split | None:
+    """:class:`Split` of a README instance (None: the optimum is not proven within ``time_limit``)."""
+    from packgap.analysis.sharing.exact_scaling import measure as exact
+
+    row = exact(jobs, seed, time_limit)
+    if not row.proven:
+        return None
+    inst = instance(jobs, seed)
+    tiresias = FAMILY.evaluate(inst, POLICIES["Tiresias"](inst)).objective
+    return Split(measure_instance(inst, seed), row.objective, tiresias)
+
+
+def _seeds(text: str) -> range:
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def _print(rows: list[Gap], what: str) -> None:
+    for r in rows:
+        print({**asdict(r), "cheap_gap": round(r.cheap_gap, 4), "gap": round(r.gap, 4)})
+    cheap, lp = statistics.fmean(r.cheap_gap for r in rows), statistics.fmean(r.gap for r in rows)
+    print(f"{what}: mean certified gap {cheap:.1%} (cheap bound) -> {lp:.1%} (rate LP)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,14 +130,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", default="1-10")
     parser.add_argument("--slots", type=int, default=None)
     parser.add_argument("--generated", action="store_true")
+    parser.add_argument("--pollux", action="store_true", help="Pollux's 1x workloads, one per seed (1-8)")
+    parser.add_argument("--optimum", action="store_true", help="split each gap at the proven optimum")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="--optimum: seconds per exact search")
     args = parser.parse_args(argv)
-    lo, _, hi = args.seeds.partition("-")
+    if args.pollux:
+        _print([measure_pollux(s, args.slots) for s in _seeds(args.seeds)], "Pollux 1x")
+        return
     for jobs in args.jobs:
-        rows = [measure(jobs, s, args.generated, args.slots) for s in range(int(lo), int(hi or lo) + 1)]
-        for r in rows:
-            print({**asdict(r), "cheap_gap": round(r.cheap_gap, 4), "gap": round(r.gap, 4)})
-        cheap, lp = statistics.fmean(r.cheap_gap for r in rows), statistics.fmean(r.gap for r in rows)
-        print(f"{jobs} jobs: mean certified gap {cheap:.1%} (cheap bound) -> {lp:.1%} (rate LP)")
+        if args.optimum:
+            found = (split(jobs, seed, args.time_limit) for seed in _seeds(args.seeds))
+            splits = [s for s in found if s is not None]
+            above, below = statistics.fmean(s.above for s in splits), statistics.fmean(s.below for s in splits)
+            preempted = max(s.preempted for s in splits)
+            print(
+                f"{jobs} jobs ({len(splits)} proven): best policy {above:.1%} above the optimum, bound {below:.1%} "
+                f"below it; Tiresias at most {preempted:.1%} below it"
+            )
+            continue
+        _print([measure(jobs, s, args.generated, args.slots) for s in _seeds(args.seeds)], f"{jobs} jobs")
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     xs = range(len(POLICIES))
     paper_marker(left, xs, [TABLE2[p][0] for p in POLICIES], label="paper (testbed)")
     paper_marker(right, xs, [TABLE2[p][1] for p in POLICIES], label="paper (testbed)")
-    right.axhline(_bound(rows), color=BLACK, ls=":", label="cheap bound")
+    right.axhline(_bound(rows), color=BLACK, ls=":", label="valid bound")
     milp = [r["milp_bound_avg_jct_s"] for r in rows if r.get("milp_bound_avg_jct_s") is not None]
     if milp:
         right.axhline(sum(milp) / len(milp), color=BLACK, ls="--", label="MILP bound")

@@ -68,7 +68,13 @@ METHODS: tuple[Method, ...] = (
         "sjf-bsbf",
         "SJF-BSBF: Algorithms 1-2 with Theorem 1 (section V)",
         Deferred(f"{RUNS}:run_heuristic", ("sjf-bsbf",)),
-        defaults={"free_gpus_first": False, "share_flag": True},
+        defaults={
+            "free_gpus_first": False,
+            "order": "L_k",
+            "accumulate": True,
+            "sign_test": False,
+            "share_flag": True,
+        },
     ),
     Method(
         "sharing",

@@ -46,6 +46,26 @@ def best_sharing(perf: Perf, running: str, running_batch: int, remaining_solo: f
 
 
 @dataclass(frozen=True)
+class Rule:
+    """Readings of Algorithm 2 the text leaves open, measured one at a time by the
+    ``sjf-bsbf-crossover`` reproduction (issue 18.1); the defaults are the text's.
+
+    ``accumulate`` False: the new job shares only at its solo sub-batch (no gradient
+    accumulation beyond what it needs alone). ``sign_test``: SF by eq. 25's printed sign
+    test instead of the direct comparison of Theorem 1 (:func:`~packgap.heuristics.sharing.pair.decide_many`).
+    ``share_flag`` False: SF is ignored, the new job shares wherever a sub-batch fits beside the
+    partner (an experiment of the ``sjf-bsbf-fig6b`` reproduction: Theorem 1's declines).
+    """
+
+    accumulate: bool = True
+    sign_test: bool = False
+    share_flag: bool = True
+
+
+TEXT = Rule()
+
+
+@dataclass(frozen=True)
 class SharingTable:
     """Algorithm 2's outputs for many (new job, running job) pairs: rows new jobs, columns
     running jobs."""
@@ -56,7 +76,12 @@ class SharingTable:
 
 
 def sharing_table(
-    perf: Perf, news: Sequence[str], remaining_solo: np.ndarray, room: np.ndarray, models: np.ndarray
+    perf: Perf,
+    news: Sequence[str],
+    remaining_solo: np.ndarray,
+    room: np.ndarray,
+    models: np.ndarray,
+    rule: Rule = TEXT,
 ) -> SharingTable:
     """Algorithm 2 for every new job of ``news`` beside every running job at once.
 
@@ -83,10 +108,15 @@ def sharing_table(
         solo[:, :, None],
         perf.xi_table[models[None, :], own[:, None]][:, None, :],
         perf.xi_table[own[:, None], models[None, :]][:, None, :],
+        rule.sign_test,
     )
-    t = np.where(memory[:, :, None] <= room[None, None, :] + 1e-9, t_share, np.inf)
+    usable = memory[:, :, None] <= room[None, None, :] + 1e-9
+    if not rule.accumulate:
+        usable &= (batches >= np.array([perf.solo_batch(perf.jobs[n]) for n in news])[:, None])[:, :, None]
+    t = np.where(usable, t_share, np.inf)
     last = depth - 1 - np.argmin(t[:, ::-1, :], axis=1)
     i, k = np.indices(last.shape)
     best = t[i, last, k]
     fits = best < np.inf
-    return SharingTable(share[i, last, k] & fits, np.where(fits, batches[i, last], requested[:, None]), best)
+    flags = share[i, last, k] if rule.share_flag else True
+    return SharingTable(flags & fits, np.where(fits, batches[i, last], requested[:, None]), best)

@@ -86,10 +86,16 @@ def decide(running_remaining: float, new: float, xi_running: float, xi_new: floa
 
 
 def decide_many(
-    running_remaining: np.ndarray, new: np.ndarray, xi_running: np.ndarray, xi_new: np.ndarray
+    running_remaining: np.ndarray,
+    new: np.ndarray,
+    xi_running: np.ndarray,
+    xi_new: np.ndarray,
+    sign_test: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`decide` elementwise over broadcast arrays: (share, t_share), bit for bit the
-    values of the scalar form (the same float operations in the same order)."""
+    values of the scalar form (the same float operations in the same order). ``sign_test``:
+    SF from eq. 25's printed test (:func:`printed_sign_test`) instead, t_share the average of
+    the schedule it picks (the reading the issue 18.1 reproduction measures)."""
     t_seq = running_remaining + new / 2
     n_first = xi_new * new <= xi_running * running_remaining
     t_con = np.where(
@@ -97,10 +103,11 @@ def decide_many(
         shared_average(running_remaining, new, xi_running, xi_new),
         shared_average(new, running_remaining, xi_new, xi_running),
     )
-    share = t_con < t_seq
+    share = np.broadcast_to(printed_sign_test(xi_new, xi_running), t_con.shape) if sign_test else t_con < t_seq
     return share, np.where(share, t_con, t_seq)
 
 
-def printed_sign_test(xi_new: float, xi_running: float) -> bool:
-    """The paper's eq. 25 test as printed (A = new job, B = running job): share iff > 0."""
+def printed_sign_test(xi_new: float | np.ndarray, xi_running: float | np.ndarray) -> bool | np.ndarray:
+    """The paper's eq. 25 test as printed (A = new job, B = running job): share iff > 0
+    (elementwise on arrays)."""
     return 2 * xi_running + xi_new - 2 * xi_new * xi_running > 0

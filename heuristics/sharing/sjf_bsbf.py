@@ -1,6 +1,8 @@
 """Algorithm 1 of SJF-BSBF: shortest job first with best sharing benefit first (section V-B).
 
-Waiting jobs are taken in ascending L_k = t_iter x I_k (lines 1-2). A job that fits on
+Waiting jobs are taken in ascending L_k = t_iter x I_k (lines 1-2; section V-B1's "according
+to their used GPU numbers" and the requested GPU-time are the other readings, ``order``,
+none of which restores the paper's ordering against SJF: ``sjf-bsbf-crossover``). A job that fits on
 free GPUs gets them, consolidated on the fewest nodes (lines 6-7). Otherwise, when free
 GPUs plus GPUs holding one job (G_OJ) could serve it (line 9), every job J holding GPUs
 alone is paired with it by Algorithm 2 (lines 10-13); the pairs with SF true are sorted by
@@ -29,15 +31,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from packgap.heuristics.sharing.batch_scaling import SharingTable, sharing_table
+from packgap.errors import UnknownNameError
+from packgap.heuristics.sharing.batch_scaling import TEXT, Rule, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
-from packgap.heuristics.sharing.online import OnlinePolicy, View, run_online
+from packgap.heuristics.sharing.online import OnlinePolicy, Priority, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
 
 def place_job(
-    view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs | None = None, share_flag: bool = True
+    view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs | None = None, rule: Rule = TEXT
 ) -> bool:
     """Algorithm 1, lines 3-19, for one job; True when the job was started. ``pairs``:
     Algorithm 2's row for this job against the current G_OJ, when already computed."""
@@ -48,8 +51,8 @@ def place_job(
     if view.free_count + int(lone.count.sum()) < job.gpus:
         return False
     if pairs is None:
-        table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models)
-        pairs = Pairs(_flags(table, share_flag)[0], table.batch[0], table.t[0])
+        table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models, rule)
+        pairs = Pairs(table.share[0], table.batch[0], table.t[0])
     chosen = np.flatnonzero(pairs.share)
     if view.free_count + int(lone.count[chosen].sum()) < job.gpus:
         return False
@@ -75,12 +78,7 @@ class Pairs:
     t: np.ndarray
 
 
-def _flags(table: SharingTable, share_flag: bool) -> np.ndarray:
-    """Algorithm 2's SF, or (``share_flag=False``) whether any sub-batch fits beside the partner."""
-    return table.share if share_flag else np.isfinite(table.t)
-
-
-def in_order(free_gpus_first: bool, share_flag: bool = True) -> OnlinePolicy:
+def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
     """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order.
 
     A job that is not started leaves the cluster as it was, so Algorithm 2 runs once for
@@ -103,24 +101,51 @@ def in_order(free_gpus_first: bool, share_flag: bool = True) -> OnlinePolicy:
                 if table is None:
                     later = [j for j in jobs[i:] if view.free_count < j.gpus <= room]
                     lone = view.lone_holders()
-                    table = sharing_table(view.perf, [j.id for j in later], lone.remaining_solo, lone.room, lone.models)
-                    share = _flags(table, share_flag)
-                    served = view.free_count + share @ lone.count >= np.array([j.gpus for j in later])
+                    ids = [j.id for j in later]
+                    table = sharing_table(view.perf, ids, lone.remaining_solo, lone.room, lone.models, rule)
+                    served = view.free_count + table.share @ lone.count >= np.array([j.gpus for j in later])
                     rows = {j.id: r for r, j in enumerate(later)}
                 r = rows[job.id]
                 if not served[r]:
                     continue
-                pairs = Pairs(share[r], table.batch[r], table.t[r])
-            if place_job(view, job, free_gpus_first, pairs, share_flag):
+                pairs = Pairs(table.share[r], table.batch[r], table.t[r])
+            if place_job(view, job, free_gpus_first, pairs, rule):
                 room = view.shareable()
                 table = None
 
     return policy
 
 
-def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False, share_flag: bool = True) -> SharingSolution:
-    """SJF-BSBF over the whole workload (online, non-preemptive)."""
-    return run_online(instance, in_order(free_gpus_first, share_flag), priority=solo_length)
+def gpu_count(view: View, job: Job) -> float:
+    """Section V-B1's words for lines 1-2: priority "according to their used GPU numbers"
+    (fewest GPUs first; the earlier arrival among equals)."""
+    return job.gpus
+
+
+def gpu_time(view: View, job: Job) -> float:
+    """The requested GPU-time G_k x L_k (a size-based reading of "shortest job")."""
+    return job.gpus * solo_length(view, job)
+
+
+#: Readings of Algorithm 1's queue order (lines 1-2); "L_k" is the printed line 1. Ties go
+#: to the earlier arrival (:meth:`View.queue`).
+ORDERS: dict[str, Priority] = {"L_k": solo_length, "GPUs": gpu_count, "GPU-time": gpu_time}
+
+
+def sjf_bsbf(
+    instance: SharingInstance,
+    free_gpus_first: bool = False,
+    order: str = "L_k",
+    accumulate: bool = True,
+    sign_test: bool = False,
+    share_flag: bool = True,
+) -> SharingSolution:
+    """SJF-BSBF over the whole workload (online, non-preemptive); ``order`` one of :data:`ORDERS`,
+    ``accumulate``, ``sign_test`` and ``share_flag`` the readings of Algorithm 2 (:class:`Rule`)."""
+    if order not in ORDERS:
+        raise UnknownNameError("Algorithm 1 queue order", order, list(ORDERS))
+    rule = Rule(accumulate, sign_test, share_flag)
+    return run_online(instance, in_order(free_gpus_first, rule), priority=ORDERS[order])
 
 
 def bsbf_in_order(

@@ -5,7 +5,7 @@ GPUs). Jobs arrive by a Poisson process over ``hours`` (Pollux samples an 8-hour
 the paper's 240-job baseline is scaled 0.5x-2x to 120-480 jobs by keeping the window).
 GPU counts follow Philly's mix with the paper's share of large jobs (> 4 GPUs: about 13 %,
 read from Tables III-IV): 1, 2, 4, 8, 12, 16 GPUs with probabilities .62, .13, .12, .09,
-.02, .02. Solo run times are log-normal (median ``duration_median_s``, sigma 1.2, clipped
+.02, .02. Solo run times are log-normal (median ``duration_median_s``, sigma ``duration_sigma`` = 1.2, clipped
 to [2 min, 12 h]); the task follows Pollux's rule on GPU-time (< 1 GPU-h: CIFAR10 or NCF;
 < 10: DeepSpeech2 or BERT; < 100: YOLOv3; else ImageNet) and the iteration count is the
 run time over the task's solo iteration time (eq. 7). Interference: one global xi when
@@ -48,6 +48,7 @@ def generate(
     gpu_memory_gb: float = 11.0,
     hours: float = 8.0,
     duration_median_s: float = 1800.0,
+    duration_sigma: float = 1.2,
     xi: float = 0.0,
     xi_low: float = 1.1,
     xi_high: float = 2.0,
@@ -56,6 +57,8 @@ def generate(
 ) -> SharingInstance:
     if jobs < 1:
         raise PackgapError(f"--jobs must be >= 1, got {jobs}")
+    if not duration_sigma > 0:
+        raise PackgapError(f"duration_sigma must be > 0, got {duration_sigma}")
     if xi != 0 and xi < 1:
         raise PackgapError(f"--xi must be >= 1 (or 0 for per-pair values), got {xi}")
     if not 1 <= xi_low <= xi_high:
@@ -67,7 +70,7 @@ def generate(
     arrivals = np.sort(rng.uniform(0.0, hours * 3600.0, size=jobs))
     arrivals -= arrivals[0]
     gpus = rng.choice(GPU_CHOICES, size=jobs, p=GPU_PROBS)
-    durations = np.clip(rng.lognormal(np.log(duration_median_s), 1.2, size=jobs), 120.0, 12 * 3600.0)
+    durations = np.clip(rng.lognormal(np.log(duration_median_s), duration_sigma, size=jobs), 120.0, 12 * 3600.0)
     if workload == "physical":
         large = rng.uniform(size=jobs) < 1 / 3
         gpus = np.where(large, rng.choice((12, 16), size=jobs), rng.choice((1, 2, 4, 8), size=jobs))

@@ -80,6 +80,15 @@ def test_generate_solve_and_simulate(tmp_path: Path) -> None:
     doc = json.loads(sim.stdout)
     assert [r["policy"] for r in doc["runs"]] == ["fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf"]
     assert all(r["metrics"]["avg_jct_s"] >= doc["bound_avg_jct_s"] * (1 - 1e-9) for r in doc["runs"])
+    assert doc["lp_bound_avg_jct_s"] is not None
+    assert doc["bound_avg_jct_s"] == max(doc["cheap_bound_avg_jct_s"], doc["lp_bound_avg_jct_s"])
+    cheap = packgap("simulate", "w.json", "--policy", "sjf", "--bound", "cheap", "--json", cwd=tmp_path)
+    assert cheap.returncode == 0, cheap.stderr
+    only = json.loads(cheap.stdout)
+    assert only["lp_bound_avg_jct_s"] is None
+    assert only["bound_avg_jct_s"] == only["cheap_bound_avg_jct_s"] == doc["cheap_bound_avg_jct_s"]
+    bad = packgap("simulate", "w.json", "--bound", "tight", cwd=tmp_path)
+    assert bad.returncode == 2 and "bound" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_bad_instance_exits_2_with_field_paths(tmp_path: Path) -> None:

@@ -73,8 +73,31 @@ def test_every_cause_is_one_change_and_trace_causes_skip_without_traces(
             continue
         assert variant is not None
         instance = variant[0]
-        assert [j.iterations for j in instance.jobs] == [j.iterations for j in base.jobs]
+        # Readings of the algorithms and SJF's backfilling leave the workload as it is.
+        assert (instance == base) == (cause in crossover.READINGS or cause in ("baseline", "SJF without backfill"))
         assert (instance.cluster.gpu_memory_gb == 24.0) == (cause == "24 GB GPUs")
+        if cause != "Table III calibration":
+            assert [j.iterations for j in instance.jobs] == [j.iterations for j in base.jobs]
+
+
+def test_bursts_move_arrivals_back_to_their_window() -> None:
+    base = generate(60, 2)
+    bursty = crossover.bursty(base, 24, 8.0)
+    window = 8 * 3600 / 24
+    for before, after in zip(base.jobs, bursty.jobs, strict=True):
+        assert after.arrival <= before.arrival < after.arrival + window
+        assert after.arrival % window == pytest.approx(0.0, abs=1e-6)
+    assert len({j.arrival for j in bursty.jobs}) <= 24
+
+
+def test_the_calibrated_row_is_compared_with_table_iii() -> None:
+    rows = _rows()
+    rows[-2] = {**rows[-2], "cause": "Table III calibration", "fifo_s": 7200.0, "fifo_queue_s": 3600.0}
+    rows[-2]["sjf_queue_s"] = 1800.0
+    values = {v.quantity: v for v in crossover.compare(rows)}
+    assert values["fifo avg JCT all"].paper == 2.34 and values["fifo avg JCT all"].ours == pytest.approx(2.0)
+    assert values["sjf avg queuing all"].ours == pytest.approx(0.5)
+    assert values["SJF-BSBF mean JCT, Table III calibration"].ours == pytest.approx(120 / 3600)
 
 
 @pytest.mark.slow
@@ -86,3 +109,24 @@ def test_quick_reproduction_shows_where_sharing_pays() -> None:
     values = {v.quantity: v.ours for v in crossover.compare(rows)}
     assumed = values["wait Theorem 1 assumes at a shared start (mean)"]
     assert assumed is not None and assumed > values["the same jobs' queueing under SJF (mean)"]
+
+
+@pytest.mark.slow
+def test_the_docstring_and_sharing_cause_quote_the_full_reproduction() -> None:
+    from packgap.analysis.sharing.reproduce import SHARING_CAUSE
+    from tests.readme.quotes import reproduced
+
+    values = {q: v.ours for q, v in reproduced("sjf-bsbf-crossover").items()}
+    text = " ".join((crossover.__doc__ or "").split())
+    for cause in crossover.CAUSES:
+        if f"SJF mean JCT, {cause}" not in values and cause.startswith("xi from "):
+            continue  # no trace folder here
+        sjf, bsbf = values[f"SJF mean JCT, {cause}"], values[f"SJF-BSBF mean JCT, {cause}"]
+        assert f"{cause} {sjf:.3f} vs {bsbf:.3f}" in text, cause
+    assumed = values["wait Theorem 1 assumes at a shared start (mean)"]
+    queued = values["the same jobs' queueing under SJF (mean)"]
+    free = values["SJF-BSBF's JCT reduction vs SJF at 1x, xi 1"]
+    assert assumed is not None and queued is not None and free is not None
+    for quoted in (text, SHARING_CAUSE):
+        assert f"{assumed:.2f} h" in quoted and f"{queued:.2f} h" in quoted
+    assert f"{100 * free:.0f} % below SJF" in text and f"{100 * free:.0f} % below SJF's" in SHARING_CAUSE

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from packgap.errors import UnknownNameError
 from packgap.heuristics.sharing.batch_scaling import best_sharing
 from packgap.heuristics.sharing.exclusive import fifo, sjf
 from packgap.heuristics.sharing.online import consolidated
-from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
+from packgap.heuristics.sharing.sjf_bsbf import ORDERS, sjf_bsbf
 from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
 from packgap.heuristics.sharing.tiresias import tiresias
 from packgap.instances.sharing.generator import generate
@@ -64,6 +65,26 @@ def test_sjf_bsbf_shares_only_when_theorem_1_says_so() -> None:
 def test_sjf_bsbf_without_share_flag_takes_the_pair_theorem_1_declines() -> None:
     relaxed = sjf_bsbf(tiny([(0.0, 1, 60), (10.0, 1, 50)], gpus=1, xi=3.0), share_flag=False)
     assert relaxed.jobs[1].start == 10.0 and relaxed.jobs[1].co_runner == "j0"
+
+
+def test_queue_order_readings_of_algorithm_1() -> None:
+    # j0 holds both GPUs; then j1 (2 GPUs, 10 s) and j2 (1 GPU, 50 s) wait. xi = 10: no sharing.
+    inst = tiny([(0.0, 2, 100), (1.0, 2, 10), (2.0, 1, 50)], gpus=2, xi=10.0)
+    starts = {o: {j.id: j.start for j in sjf_bsbf(inst, order=o).jobs} for o in ORDERS}
+    assert (starts["L_k"]["j1"], starts["L_k"]["j2"]) == (100.0, 110.0)
+    assert (starts["GPU-time"]["j1"], starts["GPU-time"]["j2"]) == (100.0, 110.0)
+    assert (starts["GPUs"]["j2"], starts["GPUs"]["j1"]) == (100.0, 150.0)
+    with pytest.raises(UnknownNameError, match="GPUs"):
+        sjf_bsbf(inst, order="arrival")
+
+
+def test_without_accumulation_a_job_shares_only_at_its_solo_sub_batch() -> None:
+    # Beside j0's 1.4 GB worker only b = 2 of j1 fits (1.2 GB of 2.6): sharing needs accumulation.
+    inst = tiny([(0.0, 1, 1000), (10.0, 1, 50)], gpus=1, xi=1.1, memory=2.6)
+    shared = sjf_bsbf(inst).jobs[1]
+    alone = sjf_bsbf(inst, accumulate=False).jobs[1]
+    assert (shared.start, shared.batch, shared.co_runner) == (10.0, 2, "j0")
+    assert (alone.start, alone.batch, alone.co_runner) == (1000.0, 4, None)
 
 
 def test_tiresias_preempts_for_a_fresh_job() -> None:

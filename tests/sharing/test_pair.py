@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -75,6 +76,19 @@ def test_printed_sign_test_disagrees_on_many_random_pairs() -> None:
         x_r, x_n = rng.uniform(1, 3), rng.uniform(1, 3)
         wrong += printed_sign_test(x_n, x_r) != pair_decision(p_r, p_n, x_r, x_n).share
     assert wrong > 200
+
+
+def test_the_sign_test_reading_shares_as_eq_25_prints_and_prices_the_schedule_it_picks() -> None:
+    rng = np.random.default_rng(3)
+    p_r, p_n = rng.uniform(1, 1000, 500), rng.uniform(1, 1000, 500)
+    x_r, x_n = rng.uniform(1, 3, 500), rng.uniform(1, 3, 500)
+    share, t_share = pair.decide_many(p_r, p_n, x_r, x_n, sign_test=True)
+    direct, _ = pair.decide_many(p_r, p_n, x_r, x_n)
+    assert (share == (2 * x_r + x_n - 2 * x_n * x_r > 0)).all()
+    assert (share != direct).sum() > 50
+    for k in range(500):
+        d = pair_decision(p_r[k], p_n[k], x_r[k], x_n[k])
+        assert t_share[k] == pytest.approx(d.t_con if share[k] else d.t_seq)
 
 
 @pytest.mark.parametrize(("args", "word"), [((-1, 5, 1.2, 1.2), "running-remaining"), ((1, 5, 0.9, 1.2), "xi-running")])
