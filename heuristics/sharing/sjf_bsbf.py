@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from packgap.heuristics.sharing.batch_scaling import sharing_table
+from packgap.heuristics.sharing.batch_scaling import pair_table, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
 from packgap.heuristics.sharing.online import OnlinePolicy, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
@@ -74,38 +74,112 @@ class Pairs:
 def in_order(free_gpus_first: bool) -> OnlinePolicy:
     """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order.
 
-    A job that is not started leaves the cluster as it was, so Algorithm 2 runs once for
-    all the jobs that need it (one table of jobs x G_OJ, with whether SF-true partners and
-    free GPUs could serve each), and again only after a start.
+    A job is skipped, as the printed loop would skip it, when it needs more GPUs than are
+    free or held alone, or when it needs Algorithm 2 and free GPUs plus the lone GPUs of the
+    holders it is not settled with (:class:`Settled`) could not serve it. The others that
+    need Algorithm 2 before the next job that fits on free GPUs get it at once, as one array
+    over their unsettled pairs; the first served one starts, and the walk goes on after it.
     """
+    known: Settled | None = None
 
     def policy(view: View) -> None:
-        room = view.shareable()
-        jobs = list(view.queue())
-        rows: dict[str, int] = {}
-        table = None
-        for i, job in enumerate(jobs):
-            if room == 0:
+        nonlocal known
+        known = known or Settled(view)
+        at = 0
+        while True:
+            known.follow()
+            room, free = view.shareable(), view.free_count
+            queue = view.queue_rows()[at:]
+            need = known.gpus[queue]
+            unsettled = room - known.settled_gpus[queue]
+            candidates = np.flatnonzero((need <= room) & ((need <= free) | (unsettled >= need)))
+            if room == 0 or not candidates.size:
                 return
-            if job.gpus > room:
-                continue
-            pairs = None
-            if view.free_count < job.gpus:
-                if table is None:
-                    later = [j for j in jobs[i:] if view.free_count < j.gpus <= room]
-                    lone = view.lone_holders()
-                    table = sharing_table(view.perf, [j.id for j in later], lone.remaining_solo, lone.room, lone.models)
-                    served = view.free_count + table.share @ lone.count >= np.array([j.gpus for j in later])
-                    rows = {j.id: r for r, j in enumerate(later)}
-                r = rows[job.id]
-                if not served[r]:
-                    continue
-                pairs = Pairs(table.share[r], table.batch[r], table.t[r])
-            if place_job(view, job, free_gpus_first, pairs):
-                room = view.shareable()
-                table = None
+            on_free = np.flatnonzero(need[candidates] <= free)
+            first_free = int(on_free[0]) if on_free.size else len(candidates)
+            sharers = candidates[:first_free]
+            k, pairs = known.first_served(queue[sharers], need[sharers]) if sharers.size else (-1, None)
+            if k >= 0:
+                pick = int(sharers[k])
+            elif first_free < len(candidates):
+                pick = int(candidates[first_free])
+            else:
+                return
+            started = place_job(view, view.instance.jobs[queue[pick]], free_gpus_first, pairs)
+            assert started, "a served job always starts"
+            at += pick
 
     return policy
+
+
+class Settled:
+    """The settled (waiting job, lone holder) pairs of Algorithm 2
+    (:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`): SF false until the holder
+    stops holding GPUs alone, so not evaluated again until then. Per waiting job, the lone
+    GPUs of the holders it is settled with: free GPUs and the other lone GPUs bound what
+    could serve it. For a non-preemptive policy (a job leaves the queue only to run)."""
+
+    def __init__(self, view: View) -> None:
+        jobs = view.instance.jobs
+        self.view = view
+        self.gpus = np.array([j.gpus for j in jobs], dtype=np.intp)
+        #: [holder slot, job row]: the pair is settled.
+        self.marks = np.zeros((16, len(jobs)), dtype=bool)
+        self.slot = np.full(len(jobs), -1, dtype=np.intp)
+        self.spare = list(range(16))
+        self.counts = np.zeros(len(jobs), dtype=np.intp)
+        self.settled_gpus = np.zeros(len(jobs), dtype=np.intp)
+
+    def follow(self) -> None:
+        """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
+        waiting = self.view.queue_rows()
+        for row in self.view.take_lone_moves():
+            old, new = int(self.counts[row]), int(self.view.lone_count[row])
+            self.counts[row] = new
+            slot = int(self.slot[row])
+            if slot < 0 or old == new:
+                continue
+            self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
+            if new == 0:
+                self.marks[slot] = False
+                self.slot[row] = -1
+                self.spare.append(slot)
+
+    def slots(self, holders: np.ndarray) -> np.ndarray:
+        """The holders' slots, given to those that have none."""
+        for row in holders[self.slot[holders] < 0].tolist():
+            if not self.spare:
+                grown = len(self.marks)
+                self.marks = np.vstack([self.marks, np.zeros_like(self.marks)])
+                self.spare = list(range(grown, 2 * grown))
+            self.slot[row] = self.spare.pop()
+        return self.slot[holders]
+
+    def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
+        """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
+        the index of the first that free GPUs and its SF-true partners serve (-1: none)
+        with its row of the table; settles the pairs that are."""
+        view = self.view
+        lone = view.lone_holders()
+        slots = self.slots(lone.rows)
+        k, i = np.nonzero(~self.marks[slots[:, None], rows[None, :]])
+        table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k])
+        done = table.settled
+        self.marks[slots[k[done]], rows[i[done]]] = True
+        np.add.at(self.settled_gpus, rows[i[done]], lone.count[k[done]])
+        shared = np.zeros(len(rows), dtype=np.intp)
+        np.add.at(shared, i, table.share * lone.count[k])
+        served = np.flatnonzero(view.free_count + shared >= need)
+        if not served.size:
+            return -1, None
+        first = i == served[0]
+        share, batch, t = (
+            np.zeros(len(lone.rows), dtype=bool),
+            np.zeros(len(lone.rows), dtype=int),
+            np.zeros(len(lone.rows)),
+        )
+        share[k[first]], batch[k[first]], t[k[first]] = table.share[first], table.batch[first], table.t[first]
+        return int(served[0]), Pairs(share, batch, t)
 
 
 def sjf_bsbf(instance: SharingInstance, free_gpus_first: bool = False) -> SharingSolution:
