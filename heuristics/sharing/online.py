@@ -39,15 +39,21 @@ class Placed:
 @dataclass(frozen=True)
 class LoneHolders:
     """Algorithm 1's G_OJ at one instant, the jobs holding GPUs alone in the order of their
-    first such GPU: their instance rows, those GPUs and their count, the jobs' remaining
-    solo times P_R, the memory left beside their workers (GB) and their model indices."""
+    first such GPU: their instance rows, the count of those GPUs, the jobs' remaining solo
+    times P_R, the memory left beside their workers (GB) and their model indices; and every
+    lone GPU in GPU order with the row of its holder."""
 
     rows: np.ndarray
-    gpus: tuple[list[int], ...]
     count: np.ndarray
     remaining_solo: np.ndarray
     room: np.ndarray
     models: np.ndarray
+    lone_gpus: np.ndarray
+    owners: np.ndarray
+
+    def gpus(self, k: int) -> list[int]:
+        """The GPUs holder ``k`` holds alone, in GPU order."""
+        return self.lone_gpus[self.owners == self.rows[k]].tolist()
 
 
 #: A policy's static queue order: lower first, ties by arrival then id.
@@ -95,6 +101,7 @@ class View:
         self._t_iter = np.zeros(len(instance.jobs))
         self._room = np.zeros(len(instance.jobs))
         self.lone_count = np.zeros(len(instance.jobs), dtype=np.intp)
+        self._owner = np.full(instance.cluster.gpus, -1, dtype=np.intp)
         self._lone_moved: set[int] = set()
 
     def begin_event(self, state: engine.State) -> None:
@@ -116,28 +123,25 @@ class View:
         """GPUs that hold exactly one job and may take a second, in GPU order."""
         return sorted(self._lone)
 
-    def alone_gpus(self) -> dict[str, list[int]]:
-        """GPUs that hold exactly one job, by that job (Algorithm 1's G_OJ), in GPU order."""
-        out: dict[str, list[int]] = {}
-        for g in self.lone_gpus():
-            out.setdefault(self.holders[g][0], []).append(g)
-        return out
-
     def lone_holders(self) -> LoneHolders:
-        """:meth:`alone_gpus` with what Algorithm 2 needs of each holder, cached until the
-        cluster changes. P_R is the holder's remaining iterations times its solo iteration
-        time at its sub-batch."""
+        """The jobs holding GPUs that may take a second job (Algorithm 1's G_OJ) with what
+        Algorithm 2 needs of each, cached until the cluster changes. P_R is the holder's
+        remaining iterations times its solo iteration time at its sub-batch."""
         if self._lone_cache is None:
-            alone = self.alone_gpus()
-            rows = np.array([self._row[j] for j in alone], dtype=np.intp)
+            gpus = np.flatnonzero(self._owner >= 0)
+            owners = self._owner[gpus]
+            rows, first, count = np.unique(owners, return_index=True, return_counts=True)
+            order = np.argsort(first)
+            rows = rows[order]
             left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(
                 rows,
-                tuple(alone.values()),
-                np.array([len(gs) for gs in alone.values()], dtype=int),
+                count[order],
                 left * self._t_iter[rows],
                 self._room[rows],
                 self.perf.model_rows[rows],
+                gpus,
+                owners,
             )
         return self._lone_cache
 
@@ -238,11 +242,13 @@ class View:
 
     def _lone_move(self, gpu: int, job_id: str, step: int) -> None:
         """``gpu`` becomes (step 1) or stops being (step -1) a GPU ``job_id`` holds alone."""
+        row = self._row[job_id]
         if step > 0:
             self._lone.add(gpu)
+            self._owner[gpu] = row
         else:
             self._lone.discard(gpu)
-        row = self._row[job_id]
+            self._owner[gpu] = -1
         self.lone_count[row] += step
         self._lone_moved.add(row)
 

@@ -54,7 +54,7 @@ def place_job(view: View, job: Job, free_gpus_first: bool = False, pairs: Pairs 
     for k in chosen[np.argsort(pairs.t[chosen], kind="stable")].tolist():
         if len(gpus) >= job.gpus:
             break
-        gpus.extend(lone.gpus[k][: job.gpus - len(gpus)])
+        gpus.extend(lone.gpus(k)[: job.gpus - len(gpus)])
         batch = min(batch, int(pairs.batch[k]))
     if len(gpus) < job.gpus:
         gpus.extend(view.free_consolidated(job.gpus - len(gpus)))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 
 import numpy as np
 from hypothesis import given, settings
@@ -175,9 +174,15 @@ def test_view_keeps_free_and_lone_gpus_as_a_scan_finds_them(seed: int) -> None:
         for count in range(len(free) + 1):
             assert view.free_consolidated(count) == consolidated(free, count, inst.cluster.gpus_per_node)
         holders = view.lone_holders()
-        assert [len(g) for g in holders.gpus] == holders.count.tolist() and sum(holders.count) == len(lone)
-        alone = Counter(view.holders[g][0] for g in lone)
-        assert {inst.jobs[r].id: int(c) for r, c in enumerate(view.lone_count) if c} == dict(alone)
+        alone: dict[str, list[int]] = {}
+        for g in lone:
+            alone.setdefault(view.holders[g][0], []).append(g)
+        assert [inst.jobs[r].id for r in holders.rows] == list(alone)
+        assert [holders.gpus(k) for k in range(len(holders.rows))] == list(alone.values())
+        assert holders.count.tolist() == [len(gs) for gs in alone.values()]
+        assert {inst.jobs[r].id: int(c) for r, c in enumerate(view.lone_count) if c} == {
+            j: len(gs) for j, gs in alone.items()
+        }
         assert view.queue_rows().tolist() == [row[j.id] for j in view.queue()]
 
 
