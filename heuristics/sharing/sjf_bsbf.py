@@ -15,9 +15,11 @@ Readings where the paper is silent: a job takes only as many of a partner's lone
 it still needs (partial sharing, Fig. 1c); its sub-batch is the smallest b that Algorithm 2
 chose over the partners it takes, so its workers fit beside every partner; each pair is
 judged with R's remaining solo time at R's sub-batch. Complexity per job:
-O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states; the Theorem 1
-evaluations of all waiting jobs that need them run as one array computation
-(:func:`~packgap.heuristics.sharing.batch_scaling.sharing_table`) per state of the cluster.
+O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states. Over a workload, a
+(waiting job, holder) pair whose SF is settled false is not evaluated again while the
+holder holds GPUs alone (:class:`Settled`), and the evaluations a state of the cluster
+needs run as one array computation
+(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`).
 """
 
 from __future__ import annotations
@@ -117,18 +119,28 @@ class Settled:
     (:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`): SF false until the holder
     stops holding GPUs alone, so not evaluated again until then. Per waiting job, the lone
     GPUs of the holders it is settled with: free GPUs and the other lone GPUs bound what
-    could serve it. For a non-preemptive policy (a job leaves the queue only to run)."""
+    could serve it. For a non-preemptive policy (a job leaves the queue only to run).
+
+    A job evaluated at some instant was evaluated against every holder then; later it needs
+    only the holders that came since (their slots are younger) and its open pairs (evaluated,
+    not settled), so a call costs time in those pairs, not in waiting jobs x holders."""
 
     def __init__(self, view: View) -> None:
         jobs = view.instance.jobs
         self.view = view
         self.gpus = np.array([j.gpus for j in jobs], dtype=np.intp)
-        #: [holder slot, job row]: the pair is settled.
+        #: [holder slot, job row]: the pair is settled; it is open (evaluated, not settled).
         self.marks = np.zeros((16, len(jobs)), dtype=bool)
+        self.open = np.zeros((16, len(jobs)), dtype=bool)
         self.slot = np.full(len(jobs), -1, dtype=np.intp)
         self.spare = list(range(16))
+        #: When each slot was given, and per job the last slot given when it was evaluated.
+        self.birth = np.zeros(16, dtype=np.int64)
+        self.seen = np.full(len(jobs), -1, dtype=np.int64)
+        self.clock = 0
         self.counts = np.zeros(len(jobs), dtype=np.intp)
         self.settled_gpus = np.zeros(len(jobs), dtype=np.intp)
+        self.open_pairs = np.zeros(len(jobs), dtype=np.intp)
 
     def follow(self) -> None:
         """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
@@ -141,7 +153,8 @@ class Settled:
                 continue
             self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
             if new == 0:
-                self.marks[slot] = False
+                self.open_pairs[waiting] -= self.open[slot, waiting]
+                self.marks[slot] = self.open[slot] = False
                 self.slot[row] = -1
                 self.spare.append(slot)
 
@@ -150,10 +163,26 @@ class Settled:
         for row in holders[self.slot[holders] < 0].tolist():
             if not self.spare:
                 grown = len(self.marks)
-                self.marks = np.vstack([self.marks, np.zeros_like(self.marks)])
+                self.marks, self.open = (np.vstack([x, np.zeros_like(x)]) for x in (self.marks, self.open))
+                self.birth = np.concatenate([self.birth, np.zeros_like(self.birth)])
                 self.spare = list(range(grown, 2 * grown))
-            self.slot[row] = self.spare.pop()
+            slot = self.spare.pop()
+            self.clock += 1
+            self.slot[row], self.birth[slot] = slot, self.clock
         return self.slot[holders]
+
+    def unknown(self, slots: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (holder index, job index) pairs of ``rows`` not settled: holders younger than
+        the job's last evaluation, and its open pairs."""
+        order = np.argsort(self.birth[slots], kind="stable")
+        start = np.searchsorted(self.birth[slots][order], self.seen[rows], side="right")
+        young = len(slots) - start
+        job = np.repeat(np.arange(len(rows)), young)
+        offsets = np.cumsum(young) - young
+        holder = order[start[job] + np.arange(len(job)) - offsets[job]]
+        reopen = np.flatnonzero(self.open_pairs[rows] > 0)
+        again, col = np.nonzero(self.open[slots[:, None], rows[reopen][None, :]])
+        return np.concatenate([holder, again]), np.concatenate([job, reopen[col]])
 
     def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
         """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
@@ -162,11 +191,16 @@ class Settled:
         view = self.view
         lone = view.lone_holders()
         slots = self.slots(lone.rows)
-        k, i = np.nonzero(~self.marks[slots[:, None], rows[None, :]])
+        k, i = self.unknown(slots, rows)
         table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k])
+        pair_slots, pair_rows = slots[k], rows[i]
         done = table.settled
-        self.marks[slots[k[done]], rows[i[done]]] = True
-        np.add.at(self.settled_gpus, rows[i[done]], lone.count[k[done]])
+        self.marks[pair_slots[done], pair_rows[done]] = True
+        np.add.at(self.settled_gpus, pair_rows[done], lone.count[k[done]])
+        was_open = self.open[pair_slots, pair_rows]
+        np.add.at(self.open_pairs, pair_rows, (~done).astype(np.intp) - was_open)
+        self.open[pair_slots, pair_rows] = ~done
+        self.seen[rows] = self.clock
         shared = np.zeros(len(rows), dtype=np.intp)
         np.add.at(shared, i, table.share * lone.count[k])
         served = np.flatnonzero(view.free_count + shared >= need)
