@@ -116,6 +116,7 @@ def pair_table(
     fits = best < np.inf
     chosen = share[p, last] & fits
     margin = np.where(fit, t_con, np.inf).min(axis=1) > np.where(fit, t_seq, np.inf).min(axis=1) * (1 + 1e-9)
-    slower = (1 - 1 / (2 * xi_new[:, 0])) * xi_running[:, 0] >= 1
+    # Per model pair [new, running]: (1 - 1 / (2 xi_N)) xi_R >= 1, as shared_average computes it.
+    slower = ((1 - 1 / (2 * perf.xi_table)) * perf.xi_table.T >= 1)[own, models]
     settled = ~fits | (~chosen & margin & slower)
     return SharingTable(chosen, np.where(fits, batches[p, last], requested), best, settled)

@@ -92,10 +92,12 @@ def in_order(free_gpus_first: bool) -> OnlinePolicy:
             known.follow()
             room, free = view.shareable(), view.free_count
             queue = view.queue_rows()[at:]
+            if room == 0 or not queue.size:
+                return
             need = known.gpus[queue]
             unsettled = room - known.settled_gpus[queue]
             candidates = np.flatnonzero((need <= room) & ((need <= free) | (unsettled >= need)))
-            if room == 0 or not candidates.size:
+            if not candidates.size:
                 return
             on_free = np.flatnonzero(need[candidates] <= free)
             first_free = int(on_free[0]) if on_free.size else len(candidates)

@@ -113,7 +113,8 @@ class Perf:
 
     def fill_ladders(self, rows: np.ndarray) -> None:
         """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet."""
-        for r in np.unique(rows[~self._filled[rows]]).tolist():
+        missing = rows[~self._filled[rows]]
+        for r in np.unique(missing).tolist() if missing.size else ():
             job = self.instance.jobs[r]
             bs = ladder(job.batch)
             first = self.ladders.batches.shape[1] - len(bs)
