@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -165,19 +166,26 @@ class Progress:
 class State:
     """What a policy sees at an event: the time, why it was called, and every arrived job.
 
-    ``active`` lists the arrived, unfinished jobs in arrival order (never empty: an idle
-    gap is skipped to the next arrival); ``arrived`` and ``finished`` the ids that arrived
-    or finished since the previous call; ``woken`` is True when the policy's own wake-up is
-    among the causes; ``columns`` holds every job's progress as arrays.
+    ``active_by_id`` holds the arrived, unfinished jobs in arrival order (never empty: an
+    idle gap is skipped to the next arrival; the engine's own mapping, valid during the
+    call), :attr:`active` the same as a tuple; ``arrived`` and ``finished`` the ids that
+    arrived or finished since the previous call; ``woken`` is True when the policy's own
+    wake-up is among the causes; ``columns`` holds every job's progress as arrays.
     """
 
     now: float
-    active: tuple[Progress, ...]
+    active_by_id: Mapping[str, Progress]
     arrived: tuple[str, ...]
     finished: tuple[str, ...]
     woken: bool
     progress: Mapping[str, Progress]
     columns: Columns
+
+    @cached_property
+    def active(self) -> tuple[Progress, ...]:
+        """The arrived, unfinished jobs in arrival order; built on first use, as a policy that
+        tracks its own jobs never needs them (the waiting queue can be long)."""
+        return tuple(self.active_by_id.values())
 
 
 @dataclass(frozen=True)
@@ -360,7 +368,7 @@ def simulate(jobs: Iterable[EngineJob], policy: Policy, *, max_events: int = 10_
             arrived.append(pending[nxt].id)
             nxt += 1
         cluster.ledger.now = now
-        state = State(now, tuple(active.values()), tuple(arrived), tuple(finished), woken, progress, columns)
+        state = State(now, active, tuple(arrived), tuple(finished), woken, progress, columns)
         decision = policy(state)
         events += 1
         if events > max_events:

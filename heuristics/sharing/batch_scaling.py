@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from packgap.heuristics.sharing.pair import decide_many
+from packgap.heuristics.sharing.pair import averages_many, printed_sign_test
 from packgap.sharing import Perf
 
 
@@ -67,12 +67,14 @@ TEXT = Rule()
 
 @dataclass(frozen=True)
 class SharingTable:
-    """Algorithm 2's outputs for many (new job, running job) pairs: rows new jobs, columns
-    running jobs."""
+    """Algorithm 2's outputs for many (new job, running job) pairs (rows new jobs, columns
+    running jobs; or one pair per entry from :func:`pair_table`), and which pairs are
+    *settled*: SF false now and at every later instant while the running job keeps running."""
 
     share: np.ndarray
     batch: np.ndarray
     t: np.ndarray
+    settled: np.ndarray
 
 
 def sharing_table(
@@ -86,37 +88,74 @@ def sharing_table(
     """Algorithm 2 for every new job of ``news`` beside every running job at once.
 
     The running jobs are given by their remaining solo times P_R, the GPU memory left
-    beside their workers (GB) and their model indices (:attr:`Perf.model_index`). Every
-    (new job, b, running job) triple is one Theorem 1 evaluation, computed as arrays with
-    the scalar form's float operations; per pair the kept b is the last (smallest) one of
-    least t_share, as the sequential ``<=`` keeps it (padded ladder steps fit nowhere).
+    beside their workers (GB) and their model indices (:attr:`Perf.model_index`).
     """
-    ladders, rows = perf.ladders, perf.ladder_rows(news)
-    requested = ladders.batches[rows, 0]
-    # Sub-batches that fit beside no running job change no pair's choice: left out.
-    steps = ladders.memory[rows].min(axis=0, initial=np.inf) <= room.max(initial=-np.inf) + 1e-9
-    solo, memory, batches = (x[rows][:, steps] for x in (ladders.solo_time, ladders.memory, ladders.batches))
-    depth = solo.shape[1]
-    if depth == 0 or not len(room):
-        shape = (len(news), len(room))
-        return SharingTable(
-            np.zeros(shape, dtype=bool), np.repeat(requested[:, None], len(room), 1), np.full(shape, np.inf)
-        )
-    own = np.array([perf.model_index[n] for n in news], dtype=np.intp)
-    share, t_share = decide_many(
-        remaining_solo[None, None, :],
-        solo[:, :, None],
-        perf.xi_table[models[None, :], own[:, None]][:, None, :],
-        perf.xi_table[own[:, None], models[None, :]][:, None, :],
-        rule.sign_test,
+    rows, n = perf.ladder_rows(news), len(room)
+    table = pair_table(
+        perf,
+        np.repeat(rows, n),
+        np.tile(remaining_solo, len(rows)),
+        np.tile(room, len(rows)),
+        np.tile(models, len(rows)),
+        rule,
     )
-    usable = memory[:, :, None] <= room[None, None, :] + 1e-9
+    return SharingTable(*(x.reshape(len(rows), n) for x in (table.share, table.batch, table.t, table.settled)))
+
+
+def pair_table(
+    perf: Perf,
+    news: np.ndarray,
+    remaining_solo: np.ndarray,
+    room: np.ndarray,
+    models: np.ndarray,
+    rule: Rule = TEXT,
+) -> SharingTable:
+    """Algorithm 2 for the new job of instance row ``news[p]`` beside running job ``p``, under
+    ``rule`` (:class:`Rule`).
+
+    Every (pair, b) is one Theorem 1 evaluation, computed as arrays with the scalar form's
+    float operations; per pair the kept b is the last (smallest) one of least t_share, as
+    the sequential ``<=`` keeps it (padded ladder steps fit nowhere).
+
+    A pair is settled when no b fits, or when SF is false with every fitting b's t_con
+    above every fitting b's least t_seq by a relative 1e-9 (far beyond round-off) and
+    (1 - 1 / (2 xi_N)) xi_R >= 1. As the running job runs, P_R only shrinks: while N would
+    end first (xi_N P_N <= xi_R P_R), t_seq falls as fast as P_R and t_con half as fast, so
+    the margin only grows; once R would end first, t_con = P_N / 2 + (1 - 1 / (2 xi_N)) xi_R P_R
+    is, in floats too, at least t_seq = P_R + P_N / 2. Either way SF stays false, so a
+    settled pair need not be evaluated again while R runs. Under the printed sign test SF
+    depends on the two models alone, so a false SF stays false; without SF (``share_flag``
+    False) only a pair where no b fits is settled (memory room does not change while R runs).
+    """
+    ladders = perf.ladders
+    perf.fill_ladders(news)
+    requested = ladders.batches[news, 0]
+    # Sub-batches that fit beside no running job change no pair's choice: left out.
+    steps = np.flatnonzero(ladders.memory[news].min(axis=0, initial=np.inf) <= room.max(initial=-np.inf) + 1e-9)
+    if not steps.size:
+        return SharingTable(
+            np.zeros(len(news), dtype=bool), requested, np.full(len(news), np.inf), np.ones(len(news), dtype=bool)
+        )
+    cells = news[:, None], steps[None, :]
+    solo, memory, batches = ladders.solo_time[cells], ladders.memory[cells], ladders.batches[cells]
+    own = perf.model_rows[news]
+    xi_running, xi_new = perf.xi_table[models, own][:, None], perf.xi_table[own, models][:, None]
+    t_seq, t_con = averages_many(remaining_solo[:, None], solo, xi_running, xi_new)
+    share = np.broadcast_to(printed_sign_test(xi_new, xi_running), t_con.shape) if rule.sign_test else t_con < t_seq
+    fit = memory <= room[:, None] + 1e-9
     if not rule.accumulate:
-        usable &= (batches >= np.array([perf.solo_batch(perf.jobs[n]) for n in news])[:, None])[:, :, None]
-    t = np.where(usable, t_share, np.inf)
-    last = depth - 1 - np.argmin(t[:, ::-1, :], axis=1)
-    i, k = np.indices(last.shape)
-    best = t[i, last, k]
+        fit &= batches >= np.array([perf.solo_batch(perf.instance.jobs[r]) for r in news.tolist()])[:, None]
+    t = np.where(fit, np.where(share, t_con, t_seq), np.inf)
+    last = steps.size - 1 - np.argmin(t[:, ::-1], axis=1)
+    p = np.arange(len(news))
+    best = t[p, last]
     fits = best < np.inf
-    flags = share[i, last, k] if rule.share_flag else True
-    return SharingTable(flags & fits, np.where(fits, batches[i, last], requested[:, None]), best)
+    chosen = (share[p, last] if rule.share_flag else True) & fits
+    if rule.sign_test:
+        stays_false = np.ones(len(news), dtype=bool)
+    else:
+        margin = np.where(fit, t_con, np.inf).min(axis=1) > np.where(fit, t_seq, np.inf).min(axis=1) * (1 + 1e-9)
+        # Per model pair [new, running]: (1 - 1 / (2 xi_N)) xi_R >= 1, as shared_average computes it.
+        stays_false = margin & ((1 - 1 / (2 * perf.xi_table)) * perf.xi_table.T >= 1)[own, models]
+    settled = ~fits | (~chosen & stays_false)
+    return SharingTable(chosen, np.where(fits, batches[p, last], requested), best, settled)

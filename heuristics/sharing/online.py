@@ -39,14 +39,21 @@ class Placed:
 @dataclass(frozen=True)
 class LoneHolders:
     """Algorithm 1's G_OJ at one instant, the jobs holding GPUs alone in the order of their
-    first such GPU: those GPUs and their count, the jobs' remaining solo times P_R, the
-    memory left beside their workers (GB) and their model indices."""
+    first such GPU: their instance rows, the count of those GPUs, the jobs' remaining solo
+    times P_R, the memory left beside their workers (GB) and their model indices; and every
+    lone GPU in GPU order with the row of its holder."""
 
-    gpus: tuple[list[int], ...]
+    rows: np.ndarray
     count: np.ndarray
     remaining_solo: np.ndarray
     room: np.ndarray
     models: np.ndarray
+    lone_gpus: np.ndarray
+    owners: np.ndarray
+
+    def gpus(self, k: int) -> list[int]:
+        """The GPUs holder ``k`` holds alone, in GPU order."""
+        return self.lone_gpus[self.owners == self.rows[k]].tolist()
 
 
 #: A policy's static queue order: lower first, ties by arrival then id.
@@ -80,6 +87,7 @@ class View:
         self._priority = priority
         self._keys: dict[str, tuple[float, float, str]] = {}
         self._queue: list[tuple[float, float, str]] = []
+        self._queue_rows = np.zeros(0, dtype=np.intp)
         per_node = instance.cluster.gpus_per_node
         self._free: dict[int, list[int]] = {}
         for g in range(instance.cluster.gpus):
@@ -88,11 +96,13 @@ class View:
         self._lone: set[int] = set()
         self._lone_cache: LoneHolders | None = None
         # Per job (instance order): solo iteration time and memory left beside its worker at
-        # the sub-batch it runs at, and its model.
+        # the sub-batch it runs at, and how many GPUs it holds alone (C >= 2 only).
         self._row = {j.id: i for i, j in enumerate(instance.jobs)}
         self._t_iter = np.zeros(len(instance.jobs))
         self._room = np.zeros(len(instance.jobs))
-        self._model = np.array([perf.model_index[j.id] for j in instance.jobs], dtype=np.intp)
+        self.lone_count = np.zeros(len(instance.jobs), dtype=np.intp)
+        self._owner = np.full(instance.cluster.gpus, -1, dtype=np.intp)
+        self._lone_moved: set[int] = set()
 
     def begin_event(self, state: engine.State) -> None:
         """Take the engine's clock, progress and news; forget the previous event's starts."""
@@ -113,27 +123,25 @@ class View:
         """GPUs that hold exactly one job and may take a second, in GPU order."""
         return sorted(self._lone)
 
-    def alone_gpus(self) -> dict[str, list[int]]:
-        """GPUs that hold exactly one job, by that job (Algorithm 1's G_OJ), in GPU order."""
-        out: dict[str, list[int]] = {}
-        for g in self.lone_gpus():
-            out.setdefault(self.holders[g][0], []).append(g)
-        return out
-
     def lone_holders(self) -> LoneHolders:
-        """:meth:`alone_gpus` with what Algorithm 2 needs of each holder, cached until the
-        cluster changes. P_R is the holder's remaining iterations times its solo iteration
-        time at its sub-batch."""
+        """The jobs holding GPUs that may take a second job (Algorithm 1's G_OJ) with what
+        Algorithm 2 needs of each, cached until the cluster changes. P_R is the holder's
+        remaining iterations times its solo iteration time at its sub-batch."""
         if self._lone_cache is None:
-            alone = self.alone_gpus()
-            rows = np.array([self._row[j] for j in alone], dtype=np.intp)
+            gpus = np.flatnonzero(self._owner >= 0)
+            owners = self._owner[gpus]
+            rows, first, count = np.unique(owners, return_index=True, return_counts=True)
+            order = np.argsort(first)
+            rows = rows[order]
             left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(
-                tuple(alone.values()),
-                np.array([len(gs) for gs in alone.values()], dtype=int),
+                rows,
+                count[order],
                 left * self._t_iter[rows],
                 self._room[rows],
-                self._model[rows],
+                self.perf.model_rows[rows],
+                gpus,
+                owners,
             )
         return self._lone_cache
 
@@ -144,10 +152,23 @@ class View:
         """The waiting jobs in the policy's priority order (as they were when called)."""
         return (self.waiting[jid] for _, _, jid in list(self._queue))
 
+    def queue_rows(self) -> np.ndarray:
+        """The instance rows of :meth:`queue` (an array that later starts and arrivals leave as it is)."""
+        return self._queue_rows
+
+    def take_lone_moves(self) -> list[int]:
+        """The rows of the jobs whose :attr:`lone_count` changed since the previous call."""
+        moved = list(self._lone_moved)
+        self._lone_moved.clear()
+        return moved
+
     def arrive(self, job: Job) -> None:
         self.waiting[job.id] = job
         if self._priority is not None:
-            bisect.insort(self._queue, self._key(job))
+            key = self._key(job)
+            at = bisect.bisect(self._queue, key)
+            self._queue.insert(at, key)
+            self._queue_rows = np.insert(self._queue_rows, at, self._row[job.id])
 
     def _key(self, job: Job) -> tuple[float, float, str]:
         if job.id not in self._keys:
@@ -166,7 +187,9 @@ class View:
         self._room[row] = self.instance.cluster.gpu_memory_gb - self.perf.memory(job.id, batch)
         del self.waiting[job.id]
         if self._priority is not None:
-            del self._queue[bisect.bisect_left(self._queue, self._key(job))]
+            at = bisect.bisect_left(self._queue, self._key(job))
+            del self._queue[at]
+            self._queue_rows = np.delete(self._queue_rows, at)
         if job.id not in self.log:
             self.co_runners[job.id] = co
             self.batches[job.id] = batch
@@ -199,9 +222,9 @@ class View:
                 del self._free[node]
             self.free_count -= 1
             if self._shares:
-                self._lone.add(gpu)
-        elif len(held) == 1:
-            self._lone.discard(gpu)
+                self._lone_move(gpu, job_id, 1)
+        elif gpu in self._lone:
+            self._lone_move(gpu, held[0], -1)
         held.append(job_id)
         self._lone_cache = None
 
@@ -211,10 +234,23 @@ class View:
         if not held:
             bisect.insort(self._free.setdefault(gpu // self.instance.cluster.gpus_per_node, []), gpu)
             self.free_count += 1
-            self._lone.discard(gpu)
+            if gpu in self._lone:
+                self._lone_move(gpu, job_id, -1)
         elif len(held) == 1 and self._shares:
-            self._lone.add(gpu)
+            self._lone_move(gpu, held[0], 1)
         self._lone_cache = None
+
+    def _lone_move(self, gpu: int, job_id: str, step: int) -> None:
+        """``gpu`` becomes (step 1) or stops being (step -1) a GPU ``job_id`` holds alone."""
+        row = self._row[job_id]
+        if step > 0:
+            self._lone.add(gpu)
+            self._owner[gpu] = row
+        else:
+            self._lone.discard(gpu)
+            self._owner[gpu] = -1
+        self.lone_count[row] += step
+        self._lone_moved.add(row)
 
 
 #: ``policy(view) -> wake-up time or None``; it calls ``view.start`` / ``view.stop``.

@@ -96,6 +96,15 @@ def decide_many(
     values of the scalar form (the same float operations in the same order). ``sign_test``:
     SF from eq. 25's printed test (:func:`printed_sign_test`) instead, t_share the average of
     the schedule it picks (the reading the issue 18.1 reproduction measures)."""
+    t_seq, t_con = averages_many(running_remaining, new, xi_running, xi_new)
+    share = np.broadcast_to(printed_sign_test(xi_new, xi_running), t_con.shape) if sign_test else t_con < t_seq
+    return share, np.where(share, t_con, t_seq)
+
+
+def averages_many(
+    running_remaining: np.ndarray, new: np.ndarray, xi_running: np.ndarray, xi_new: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """t_seq and t_con elementwise over broadcast arrays, bit for bit the scalar form's."""
     t_seq = running_remaining + new / 2
     n_first = xi_new * new <= xi_running * running_remaining
     t_con = np.where(
@@ -103,8 +112,7 @@ def decide_many(
         shared_average(running_remaining, new, xi_running, xi_new),
         shared_average(new, running_remaining, xi_new, xi_running),
     )
-    share = np.broadcast_to(printed_sign_test(xi_new, xi_running), t_con.shape) if sign_test else t_con < t_seq
-    return share, np.where(share, t_con, t_seq)
+    return t_seq, t_con
 
 
 def printed_sign_test(xi_new: float | np.ndarray, xi_running: float | np.ndarray) -> bool | np.ndarray:

@@ -19,9 +19,11 @@ Readings where the paper is silent: a job takes only as many of a partner's lone
 it still needs (partial sharing, Fig. 1c); its sub-batch is the smallest b that Algorithm 2
 chose over the partners it takes, so its workers fit beside every partner; each pair is
 judged with R's remaining solo time at R's sub-batch. Complexity per job:
-O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states; the Theorem 1
-evaluations of all waiting jobs that need them run as one array computation
-(:func:`~packgap.heuristics.sharing.batch_scaling.sharing_table`) per state of the cluster.
+O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states. Over a workload, a
+(waiting job, holder) pair whose SF is settled false is not evaluated again while the
+holder holds GPUs alone (:class:`Settled`), and the evaluations a state of the cluster
+needs run as one array computation
+(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.errors import UnknownNameError
-from packgap.heuristics.sharing.batch_scaling import TEXT, Rule, sharing_table
+from packgap.heuristics.sharing.batch_scaling import TEXT, Rule, pair_table, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
 from packgap.heuristics.sharing.online import OnlinePolicy, Priority, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
@@ -61,7 +63,7 @@ def place_job(
     for k in chosen[np.argsort(pairs.t[chosen], kind="stable")].tolist():
         if len(gpus) >= job.gpus:
             break
-        gpus.extend(lone.gpus[k][: job.gpus - len(gpus)])
+        gpus.extend(lone.gpus(k)[: job.gpus - len(gpus)])
         batch = min(batch, int(pairs.batch[k]))
     if len(gpus) < job.gpus:
         gpus.extend(view.free_consolidated(job.gpus - len(gpus)))
@@ -81,39 +83,146 @@ class Pairs:
 def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
     """Lines 2-20 of Algorithm 1 over the waiting jobs in the queue's order.
 
-    A job that is not started leaves the cluster as it was, so Algorithm 2 runs once for
-    all the jobs that need it (one table of jobs x G_OJ, with whether SF-true partners and
-    free GPUs could serve each), and again only after a start.
+    A job is skipped, as the printed loop would skip it, when it needs more GPUs than are
+    free or held alone, or when it needs Algorithm 2 and free GPUs plus the lone GPUs of the
+    holders it is not settled with (:class:`Settled`) could not serve it. The others that
+    need Algorithm 2 before the next job that fits on free GPUs get it at once, as one array
+    over their unsettled pairs; the first served one starts, and the walk goes on after it.
     """
+    known: Settled | None = None
 
     def policy(view: View) -> None:
-        room = view.shareable()
-        jobs = list(view.queue())
-        rows: dict[str, int] = {}
-        table = None
-        for i, job in enumerate(jobs):
-            if room == 0:
+        nonlocal known
+        known = known or Settled(view, rule)
+        at = 0
+        while True:
+            known.follow()
+            room, free = view.shareable(), view.free_count
+            queue = view.queue_rows()[at:]
+            if room == 0 or not queue.size:
                 return
-            if job.gpus > room:
-                continue
-            pairs = None
-            if view.free_count < job.gpus:
-                if table is None:
-                    later = [j for j in jobs[i:] if view.free_count < j.gpus <= room]
-                    lone = view.lone_holders()
-                    ids = [j.id for j in later]
-                    table = sharing_table(view.perf, ids, lone.remaining_solo, lone.room, lone.models, rule)
-                    served = view.free_count + table.share @ lone.count >= np.array([j.gpus for j in later])
-                    rows = {j.id: r for r, j in enumerate(later)}
-                r = rows[job.id]
-                if not served[r]:
-                    continue
-                pairs = Pairs(table.share[r], table.batch[r], table.t[r])
-            if place_job(view, job, free_gpus_first, pairs, rule):
-                room = view.shareable()
-                table = None
+            need = known.gpus[queue]
+            unsettled = room - known.settled_gpus[queue]
+            candidates = np.flatnonzero((need <= room) & ((need <= free) | (unsettled >= need)))
+            if not candidates.size:
+                return
+            on_free = np.flatnonzero(need[candidates] <= free)
+            first_free = int(on_free[0]) if on_free.size else len(candidates)
+            sharers = candidates[:first_free]
+            k, pairs = known.first_served(queue[sharers], need[sharers]) if sharers.size else (-1, None)
+            if k >= 0:
+                pick = int(sharers[k])
+            elif first_free < len(candidates):
+                pick = int(candidates[first_free])
+            else:
+                return
+            started = place_job(view, view.instance.jobs[queue[pick]], free_gpus_first, pairs, rule)
+            assert started, "a served job always starts"
+            at += pick
 
     return policy
+
+
+class Settled:
+    """The settled (waiting job, lone holder) pairs of Algorithm 2
+    (:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`): SF false until the holder
+    stops holding GPUs alone, so not evaluated again until then. Per waiting job, the lone
+    GPUs of the holders it is settled with: free GPUs and the other lone GPUs bound what
+    could serve it. For a non-preemptive policy (a job leaves the queue only to run).
+
+    A job evaluated at some instant was evaluated against every holder then; later it needs
+    only the holders that came since (their slots are younger) and its open pairs (evaluated,
+    not settled), so a call costs time in those pairs, not in waiting jobs x holders."""
+
+    def __init__(self, view: View, rule: Rule = TEXT) -> None:
+        jobs = view.instance.jobs
+        self.view, self.rule = view, rule
+        self.gpus = np.array([j.gpus for j in jobs], dtype=np.intp)
+        #: [holder slot, job row]: the pair is settled; it is open (evaluated, not settled).
+        self.marks = np.zeros((16, len(jobs)), dtype=bool)
+        self.open = np.zeros((16, len(jobs)), dtype=bool)
+        self.slot = np.full(len(jobs), -1, dtype=np.intp)
+        self.spare = list(range(16))
+        #: When each slot was given, and per job the last slot given when it was evaluated.
+        self.birth = np.zeros(16, dtype=np.int64)
+        self.seen = np.full(len(jobs), -1, dtype=np.int64)
+        self.clock = 0
+        self.counts = np.zeros(len(jobs), dtype=np.intp)
+        self.settled_gpus = np.zeros(len(jobs), dtype=np.intp)
+        self.open_pairs = np.zeros(len(jobs), dtype=np.intp)
+
+    def follow(self) -> None:
+        """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
+        waiting = self.view.queue_rows()
+        for row in self.view.take_lone_moves():
+            old, new = int(self.counts[row]), int(self.view.lone_count[row])
+            self.counts[row] = new
+            slot = int(self.slot[row])
+            if slot < 0 or old == new:
+                continue
+            self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
+            if new == 0:
+                self.open_pairs[waiting] -= self.open[slot, waiting]
+                self.marks[slot] = self.open[slot] = False
+                self.slot[row] = -1
+                self.spare.append(slot)
+
+    def slots(self, holders: np.ndarray) -> np.ndarray:
+        """The holders' slots, given to those that have none."""
+        for row in holders[self.slot[holders] < 0].tolist():
+            if not self.spare:
+                grown = len(self.marks)
+                self.marks, self.open = (np.vstack([x, np.zeros_like(x)]) for x in (self.marks, self.open))
+                self.birth = np.concatenate([self.birth, np.zeros_like(self.birth)])
+                self.spare = list(range(grown, 2 * grown))
+            slot = self.spare.pop()
+            self.clock += 1
+            self.slot[row], self.birth[slot] = slot, self.clock
+        return self.slot[holders]
+
+    def unknown(self, slots: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (holder index, job index) pairs of ``rows`` not settled: holders younger than
+        the job's last evaluation, and its open pairs."""
+        order = np.argsort(self.birth[slots], kind="stable")
+        start = np.searchsorted(self.birth[slots][order], self.seen[rows], side="right")
+        young = len(slots) - start
+        job = np.repeat(np.arange(len(rows)), young)
+        offsets = np.cumsum(young) - young
+        holder = order[start[job] + np.arange(len(job)) - offsets[job]]
+        reopen = np.flatnonzero(self.open_pairs[rows] > 0)
+        again, col = np.nonzero(self.open[slots[:, None], rows[reopen][None, :]])
+        return np.concatenate([holder, again]), np.concatenate([job, reopen[col]])
+
+    def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
+        """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
+        the index of the first that free GPUs and its SF-true partners serve (-1: none)
+        with its row of the table; settles the pairs that are."""
+        view = self.view
+        lone = view.lone_holders()
+        slots = self.slots(lone.rows)
+        k, i = self.unknown(slots, rows)
+        table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
+        pair_slots, pair_rows = slots[k], rows[i]
+        done = table.settled
+        self.marks[pair_slots[done], pair_rows[done]] = True
+        np.add.at(self.settled_gpus, pair_rows[done], lone.count[k[done]])
+        was_open = self.open[pair_slots, pair_rows]
+        np.add.at(self.open_pairs, pair_rows, (~done).astype(np.intp) - was_open)
+        self.open[pair_slots, pair_rows] = ~done
+        self.seen[rows] = self.clock
+        shared = np.zeros(len(rows), dtype=np.intp)
+        np.add.at(shared, i, table.share * lone.count[k])
+        served = np.flatnonzero(view.free_count + shared >= need)
+        if not served.size:
+            return -1, None
+        first = i == served[0]
+        share, batch, t = (
+            np.zeros(len(lone.rows), dtype=bool),
+            np.zeros(len(lone.rows), dtype=int),
+            np.zeros(len(lone.rows)),
+        )
+        share[k[first]], batch[k[first]], t[k[first]] = table.share[first], table.batch[first], table.t[first]
+        return int(served[0]), Pairs(share, batch, t)
 
 
 def gpu_count(view: View, job: Job) -> float:

@@ -82,6 +82,7 @@ class Perf:
         names = sorted(instance.models)
         #: Model index of every job, and xi as a matrix [own model, partner model].
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
+        self.model_rows = np.array([self.model_index[j.id] for j in instance.jobs], dtype=np.intp)
         self.xi_table = np.array([[instance.interference.xi(a, b) for b in names] for a in names], dtype=float)
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
@@ -107,7 +108,13 @@ class Perf:
     def ladder_rows(self, job_ids: Sequence[str]) -> np.ndarray:
         """The jobs' rows in :attr:`ladders`, filled if not yet."""
         rows = np.array([self.row[j] for j in job_ids], dtype=np.intp)
-        for r in rows[~self._filled[rows]].tolist():
+        self.fill_ladders(rows)
+        return rows
+
+    def fill_ladders(self, rows: np.ndarray) -> None:
+        """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet."""
+        missing = rows[~self._filled[rows]]
+        for r in np.unique(missing).tolist() if missing.size else ():
             job = self.instance.jobs[r]
             bs = ladder(job.batch)
             first = self.ladders.batches.shape[1] - len(bs)
@@ -116,7 +123,6 @@ class Perf:
             self.ladders.solo_time[r, first:] = [self.solo_time(job.id, b) for b in bs]
             self.ladders.memory[r, first:] = [self.memory(job.id, b) for b in bs]
             self._filled[r] = True
-        return rows
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""

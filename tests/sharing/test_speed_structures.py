@@ -1,6 +1,7 @@
 """The incremental and array forms behind the sharing policies' speed equal the plain
-per-item forms they replaced: Theorem 1 and Algorithm 2 as arrays, co-location rates kept
-up to date, the view's free and lone GPUs, Tiresias's greedy pick."""
+per-item forms they replaced: Theorem 1 and Algorithm 2 as arrays, settled pairs and the
+array walk of Algorithm 1, co-location rates kept up to date, the view's free and lone
+GPUs and queue, Tiresias's greedy pick."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packgap.heuristics.sharing.batch_scaling import SharingConfig, best_sharing, sharing_table
-from packgap.heuristics.sharing.online import View, consolidated
+from packgap.heuristics.sharing.batch_scaling import SharingConfig, best_sharing, pair_table, sharing_table
+from packgap.heuristics.sharing.exclusive import solo_length
+from packgap.heuristics.sharing.online import OnlinePolicy, View, consolidated, run_online
 from packgap.heuristics.sharing.pair import decide, decide_many
+from packgap.heuristics.sharing.sjf_bsbf import in_order, place_job
 from packgap.heuristics.sharing.tiresias import greedy
 from packgap.instances.sharing.generator import generate
 from packgap.sharing import Perf
@@ -67,6 +70,51 @@ def test_algorithm_2_table_is_the_printed_loop(seed: int, xi: float, memory: flo
             assert best_sharing(perf, h, batches[k], left[k], n) == want
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1.0, 1.3, 2.0, 4.0]), st.floats(4.0, 16.0))
+def test_settled_pairs_stay_unshared_while_the_holder_runs(seed: int, xi: float, memory: float) -> None:
+    inst = generate(60, seed % 50, nodes=2, xi=xi, gpu_memory_gb=memory)
+    perf = Perf(inst)
+    rng = np.random.default_rng(seed)
+    pairs = 400
+    news = rng.integers(0, len(inst.jobs), pairs)
+    holders = rng.integers(0, len(inst.jobs), pairs)
+    room = np.array([memory - perf.memory(inst.jobs[h].id, perf.solo_batch(inst.jobs[h])) for h in holders])
+    left = rng.choice([1.0, 50.0, 1e4, 1e5], pairs) * rng.random(pairs)
+    table = pair_table(perf, news, left, room, perf.model_rows[holders])
+    settled = np.flatnonzero(table.settled)
+    for shrink in (0.999999, 0.5, 1e-3, 1e-9, 0.0):
+        later = pair_table(
+            perf, news[settled], left[settled] * shrink, room[settled], perf.model_rows[holders[settled]]
+        )
+        assert not later.share.any()
+    assert not (table.share & table.settled).any() and (~table.settled).any()
+    # One xi for every pair: below 1.5 Theorem 1 always shares, so only memory settles a pair.
+    assert table.settled.any() or xi < 1.5
+
+
+def printed_loop(free_gpus_first: bool) -> OnlinePolicy:
+    """Algorithm 1's loop one waiting job at a time, every one through Algorithm 2 afresh."""
+
+    def policy(view: View) -> None:
+        for job in list(view.queue()):
+            if view.shareable() == 0:
+                return
+            if job.gpus <= view.shareable():
+                place_job(view, job, free_gpus_first)
+
+    return policy
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1.0, 1.2, 2.0]), st.booleans())
+def test_in_order_walk_is_the_printed_loop(seed: int, xi: float, free_gpus_first: bool) -> None:
+    inst = generate(90, seed % 50, nodes=3, hours=1.5, xi=xi)
+    walk = run_online(inst, in_order(free_gpus_first), priority=solo_length)
+    assert walk == run_online(inst, printed_loop(free_gpus_first), priority=solo_length)
+    assert any(j.co_runner for j in walk.jobs)
+
+
 def rate(perf: Perf, placed: dict[str, tuple[tuple[int, ...], int]], job: str) -> float:
     gpus, b = placed[job]
     partners = [o for o, (gs, _) in placed.items() if o != job and set(gs) & set(gpus)]
@@ -106,8 +154,9 @@ def test_co_location_rates_follow_every_start_and_stop(seed: int) -> None:
 @given(st.integers(0, 10**6))
 def test_view_keeps_free_and_lone_gpus_as_a_scan_finds_them(seed: int) -> None:
     inst = generate(40, seed % 20, nodes=3)
-    view = View(inst, Perf(inst))
+    view = View(inst, Perf(inst), priority=lambda v, j: -j.iterations)
     rng = random.Random(seed)
+    row = {j.id: r for r, j in enumerate(inst.jobs)}
     for job in inst.jobs:
         view.arrive(job)
     for _ in range(40):
@@ -125,7 +174,16 @@ def test_view_keeps_free_and_lone_gpus_as_a_scan_finds_them(seed: int) -> None:
         for count in range(len(free) + 1):
             assert view.free_consolidated(count) == consolidated(free, count, inst.cluster.gpus_per_node)
         holders = view.lone_holders()
-        assert [len(g) for g in holders.gpus] == holders.count.tolist() and sum(holders.count) == len(lone)
+        alone: dict[str, list[int]] = {}
+        for g in lone:
+            alone.setdefault(view.holders[g][0], []).append(g)
+        assert [inst.jobs[r].id for r in holders.rows] == list(alone)
+        assert [holders.gpus(k) for k in range(len(holders.rows))] == list(alone.values())
+        assert holders.count.tolist() == [len(gs) for gs in alone.values()]
+        assert {inst.jobs[r].id: int(c) for r, c in enumerate(view.lone_count) if c} == {
+            j: len(gs) for j, gs in alone.items()
+        }
+        assert view.queue_rows().tolist() == [row[j.id] for j in view.queue()]
 
 
 @settings(max_examples=100, deadline=None)
