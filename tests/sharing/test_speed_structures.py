@@ -12,7 +12,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packgap.heuristics.sharing.batch_scaling import SharingConfig, best_sharing, pair_table, sharing_table
+from packgap.heuristics.sharing.batch_scaling import (
+    TEXT,
+    Rule,
+    SharingConfig,
+    best_sharing,
+    pair_table,
+    sharing_table,
+)
 from packgap.heuristics.sharing.exclusive import solo_length
 from packgap.heuristics.sharing.online import OnlinePolicy, View, consolidated, run_online
 from packgap.heuristics.sharing.pair import decide, decide_many
@@ -93,7 +100,7 @@ def test_settled_pairs_stay_unshared_while_the_holder_runs(seed: int, xi: float,
     assert table.settled.any() or xi < 1.5
 
 
-def printed_loop(free_gpus_first: bool) -> OnlinePolicy:
+def printed_loop(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
     """Algorithm 1's loop one waiting job at a time, every one through Algorithm 2 afresh."""
 
     def policy(view: View) -> None:
@@ -101,17 +108,22 @@ def printed_loop(free_gpus_first: bool) -> OnlinePolicy:
             if view.shareable() == 0:
                 return
             if job.gpus <= view.shareable():
-                place_job(view, job, free_gpus_first)
+                place_job(view, job, free_gpus_first, rule=rule)
 
     return policy
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([1.0, 1.2, 2.0]), st.booleans())
-def test_in_order_walk_is_the_printed_loop(seed: int, xi: float, free_gpus_first: bool) -> None:
+#: The text's reading of Algorithm 2 and each other reading the crossover study runs.
+RULES = [TEXT, Rule(accumulate=False), Rule(sign_test=True), Rule(share_flag=False)]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1.0, 1.2, 2.0]), st.booleans(), st.sampled_from(RULES))
+def test_in_order_walk_is_the_printed_loop(seed: int, xi: float, free_gpus_first: bool, rule: Rule) -> None:
+    """Settled pairs skipped (:class:`Settled`) change no schedule, under every reading."""
     inst = generate(90, seed % 50, nodes=3, hours=1.5, xi=xi)
-    walk = run_online(inst, in_order(free_gpus_first), priority=solo_length)
-    assert walk == run_online(inst, printed_loop(free_gpus_first), priority=solo_length)
+    walk = run_online(inst, in_order(free_gpus_first, rule), priority=solo_length)
+    assert walk == run_online(inst, printed_loop(free_gpus_first, rule), priority=solo_length)
     assert any(j.co_runner for j in walk.jobs)
 
 
