@@ -43,10 +43,10 @@ from packgap.analysis.cliutil import (
     reports_errors,
     result_table,
     save_json,
-    ticking,
     write_rescued,
 )
 from packgap.analysis.demo import demo_command
+from packgap.analysis.kit import ticking
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 

@@ -29,9 +29,8 @@ from packgap.analysis.cliutil import (
     out,
     reports_errors,
     save_json,
-    ticking,
 )
-from packgap.analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options
+from packgap.analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options, ticking
 from packgap.errors import PackgapError
 from packgap.fields import MAX_SEED
 

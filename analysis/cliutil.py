@@ -8,8 +8,7 @@ import json
 import numbers
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +19,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from packgap import jsonio
-from packgap.analysis.kit import Tick
 from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap.errors import PackgapError
 from packgap.fields import MAX_SEED
@@ -146,20 +144,6 @@ def write_rescued(path: Path, write: Callable[[Path], object], show: Callable[[]
 def progress(disable: bool = False) -> Progress:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     return Progress(*columns, console=err, transient=True, disable=disable)
-
-
-@contextmanager
-def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
-    """A progress bar driven by a kit's :data:`~packgap.analysis.kit.Tick` callback."""
-    with progress(disable=disable) as bar:
-        task = bar.add_task(description, total=None)
-
-        def tick(text: str, advance: int = 1, total: int | None = None) -> None:
-            if total is not None:
-                bar.update(task, completed=0, total=total, description=text)
-            bar.update(task, advance=advance, description=text)
-
-        yield tick
 
 
 def fmt(value: Any, pct: bool = False) -> str:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,23 @@ Tick = Callable[[str, int, "int | None"], None]
 
 def no_tick(description: str, advance: int = 1, total: int | None = None) -> None:
     """A :data:`Tick` that shows nothing."""
+
+
+@contextmanager
+def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
+    """A progress bar on standard error driven by a :data:`Tick` callback (the CLI's commands and
+    a kit's own commands alike)."""
+    from packgap.analysis.cliutil import progress
+
+    with progress(disable=disable) as bar:
+        task = bar.add_task(description, total=None)
+
+        def tick(text: str, advance: int = 1, total: int | None = None) -> None:
+            if total is not None:
+                bar.update(task, completed=0, total=total, description=text)
+            bar.update(task, advance=advance, description=text)
+
+        yield tick
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ def commands() -> typer.Typer:
         as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     ) -> None:
         """GIMBAL vs the exact grid optimum vs the continuous bound on JC1-JC8 (mean JCT, s)."""
-        from packgap.analysis.cliutil import ticking
+        from packgap.analysis.kit import ticking
 
         check_granularity(granularity)
         with ticking("Table 3 sets", disable=estimated_seconds(granularity) < 60) as tick:
