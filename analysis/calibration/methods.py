@@ -75,14 +75,14 @@ def _proven(instance: CalibrationInstance, lay: Layout, found: Optimum) -> Metho
 
 
 def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.models.calibration import exhaustive
+    from packgap.models.calibration import implicit
     from packgap.models.calibration.grid import grid_options
     from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
     ctx.built()
-    return _proven(instance, lay, exhaustive.search(lay, options, ctx.params["max_points"], _checker(ctx)))
+    return _proven(instance, lay, implicit.search(lay, options, ctx.params["max_points"], _checker(ctx)))
 
 
 def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
@@ -154,7 +154,7 @@ METHODS: tuple[Method, ...] = (
     Method(
         "calibration",
         "exact-grid",
-        "exhaustive search over the whole LGRR grid, exact LISS split at every point (small sets)",
+        "implicit enumeration of the whole LGRR grid (branch and bound), exact LISS split at every point",
         run_exact_grid,
         exact=True,
         defaults={"max_points": 20_000_000},
