@@ -70,7 +70,10 @@ def _proven(instance: CalibrationInstance, lay: Layout, found: Optimum) -> Metho
         raise PackgapError(f"the search found no finite objective ({found.objective}) after {found.evaluations} points")
     cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
     return MethodOutput(
-        cal.solution(instance, {"evaluations": float(found.evaluations)}), Status.OPTIMAL, found.objective
+        cal.solution(instance, {"evaluations": float(found.evaluations)}),
+        Status.OPTIMAL,
+        found.objective,
+        internal_objective=found.objective,
     )
 
 
@@ -114,6 +117,7 @@ def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> Meth
         Status.FEASIBLE,
         bound,
         message="bound over real-valued shares; solution: the optimum on the instance's grid",
+        internal_objective=found.objective,
     )
 
 

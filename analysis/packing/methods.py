@@ -91,9 +91,17 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     solution = None
     if outcome.has_solution:
         solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
-    bound = None if outcome.bound is None else outcome.bound * milp_packing.objective_unit(instance)
+    # The model's objective is O(1)-scaled: one unit is worth objective_unit in the evaluator's.
+    unit = milp_packing.objective_unit(instance)
+    bound = None if outcome.bound is None else outcome.bound * unit
     return MethodOutput(
-        solution, outcome.status, _best_bound(instance, bound), outcome.solver, outcome.version, outcome.message
+        solution,
+        outcome.status,
+        _best_bound(instance, bound),
+        outcome.solver,
+        outcome.version,
+        outcome.message,
+        internal_objective=None if outcome.objective is None else outcome.objective * unit,
     )
 
 

@@ -33,7 +33,7 @@ def incumbent(instance: PlacementInstance) -> float:
 
 def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     from packgap.models.placement import milp as milp_placement
 
@@ -44,12 +44,20 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     solution = None
     if outcome.has_solution:
         solution = PlacementSolution(milp_placement.extract(model, rc)[0])
-    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
+    return MethodOutput(
+        solution,
+        outcome.status,
+        outcome.bound,
+        outcome.solver,
+        outcome.version,
+        outcome.message,
+        internal_objective=outcome.objective,
+    )
 
 
 def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
     rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
     with ctx.building():
         cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
@@ -64,14 +72,17 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
         # The floored model's optimum may not be the true one (issue 17): only the bound is proven.
         status = Status.FEASIBLE if status == Status.OPTIMAL else status
         note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
-    return MethodOutput(solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
+    own = None if outcome.objective is None else outcome.objective * cp.resolution
+    return MethodOutput(
+        solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}", internal_objective=own
+    )
 
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
     is small enough (``packgap.analysis.placement.exact_blocks.search``)."""
     if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
     from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from packgap.models.placement.block_paths import start_values
     from packgap.solvers.highspy_lp import version

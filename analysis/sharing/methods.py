@@ -111,6 +111,7 @@ def _branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutpu
         solver="packgap-bb",
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
+        internal_objective=(out.sum_completion - sum(j.arrival for j in instance.jobs)) / len(instance.jobs),
     )
 
 
