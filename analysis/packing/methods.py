@@ -75,6 +75,17 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    """The big-M MILP; when the time limit cannot build it (estimated up front, or stopped while
+    building) or leaves the solver nothing, the best pipeline's answer with the closed-form
+    bound, status timeout."""
+    try:
+        return _exact_milp(instance, ctx)
+    except TimeLimitReached as exc:
+        message = f"{exc}; answer = best pipeline, bound = closed-form relaxation"
+        return MethodOutput(_hint(instance, "best"), Status.TIMEOUT, _best_bound(instance, None), message=message)
+
+
+def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.packing import milp as milp_packing
     from packgap.models.packing.data import candidates
 

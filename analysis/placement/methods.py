@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from packgap.analysis.method import Method, MethodOutput, RunContext
-from packgap.errors import PackgapError, UnknownNameError
+from packgap.errors import PackgapError, TimeLimitReached, UnknownNameError
 from packgap.heuristics.placement import POLICIES, PolicySpec, pal, pm_first
 from packgap.heuristics.placement.blocks import resort_blocks
 from packgap.models.placement import cpsat as cp_placement
-from packgap.models.placement.cells import round_cells
+from packgap.models.placement.cells import RoundCells, round_cells
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 from packgap.result import Status
@@ -25,16 +25,43 @@ from packgap.solvers.highs import solve_pyomo
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
 
+def best_heuristic(instance: PlacementInstance) -> PlacementSolution:
+    """The better placement of PAL and PM-First."""
+    placed = [place(instance, 0) for place in (pal, pm_first)]
+    return min(placed, key=lambda s: FAMILY.evaluate(instance, s).objective)
+
+
 def incumbent(instance: PlacementInstance) -> float:
     """The best evaluated objective of PAL and PM-First: the cut-off that lets the exact
     models drop cells no better placement can use (``packgap.models.placement.cells``)."""
-    return min(FAMILY.evaluate(instance, place(instance, 0)).objective for place in (pal, pm_first))
+    return FAMILY.evaluate(instance, best_heuristic(instance)).objective
 
 
-def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+def _cells_then(
+    solve: Callable[[PlacementInstance, RunContext, RoundCells], MethodOutput],
+) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
+    """Build the round's cells and run ``solve``; when the time limit stops the build or leaves
+    the solver nothing, the best heuristic placement with the cheapest-cell bound, status timeout.
+
+    The bound: every placement's evaluated cost is the sum of its jobs' cells' costs (module
+    docstring of ``packgap.models.placement.cells``), at least each job's cheapest cell, which
+    pruning always keeps; dropping the GPU capacities leaves exactly that sum."""
+
+    def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
+        if not instance.jobs:
+            return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
+        rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+        try:
+            return solve(instance, ctx, rc)
+        except TimeLimitReached as exc:
+            bound = sum(min(c.cost for c in cells) for cells in rc.cells) if all(rc.cells) else None
+            message = f"{exc}; placement = best of PAL and PM-First, bound = each job's cheapest cell"
+            return MethodOutput(best_heuristic(instance), Status.TIMEOUT, bound, message=message)
+
+    return run
+
+
+def _exact_milp(instance: PlacementInstance, ctx: RunContext, rc: RoundCells) -> MethodOutput:
     from packgap.models.placement import milp as milp_placement
 
     with ctx.building():
@@ -55,10 +82,7 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     )
 
 
-def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+def _exact_cpsat(instance: PlacementInstance, ctx: RunContext, rc: RoundCells) -> MethodOutput:
     with ctx.building():
         cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
     ctx.built()
@@ -161,7 +185,7 @@ METHODS: tuple[Method, ...] = (
         "placement",
         "exact-milp",
         "per-round MILP, one L x V cell per job (Pyomo + HiGHS)",
-        run_exact_milp,
+        _cells_then(_exact_milp),
         exact=True,
         defaults={"prune": True},
     ),
@@ -169,7 +193,7 @@ METHODS: tuple[Method, ...] = (
         "placement",
         "exact-cpsat",
         "per-round CP-SAT model, one L x V cell per job, costs floored to `resolution`",
-        run_exact_cpsat,
+        _cells_then(_exact_cpsat),
         exact=True,
         defaults={"resolution": 1e-6, "prune": True},
     ),
