@@ -131,7 +131,10 @@ def solve(
     as_json: AsJson = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result JSON here.")] = None,
 ) -> None:
-    """Solve one instance with one method; the objective is the evaluator's."""
+    """Solve one instance with one method; the objective is the evaluator's.
+
+    A method ending with status error still writes its full result (--json: stdout, -o: file), then exits 2.
+    """
     from packgap.analysis.run import solve as run_solve
     from packgap.solvers.outcome import SolveOptions
 
@@ -148,7 +151,9 @@ def solve(
     else:
         result_table([result], title=str(file))
     if result.status == Status.ERROR:
-        raise PackgapError(f"{method} failed on {file}: {result.message}")
+        written = [where for where, given in (("stdout", as_json), (str(output), output is not None)) if given]
+        note = f" (result written to {' and '.join(written)})" if written else ""
+        raise PackgapError(f"{method} failed on {file}: {result.message}{note}")
 
 
 @app.command()

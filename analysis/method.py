@@ -89,6 +89,10 @@ class MethodOutput:
     message: str = ""
     #: The class of solutions the status speaks for and the solution belongs to ("" = all).
     scope: str = ""
+    #: The method's own objective value of ``solution`` (a model's or solver's, converted to the
+    #: evaluator's units); recorded as metric ``internal_objective`` so tests can hold it to the
+    #: evaluator's score. None: the method has no value of its own for this solution.
+    internal_objective: float | None = None
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,8 @@ def solve(
         evaluation = family.evaluate(instance, output.solution)
         objective = evaluation.objective
         metrics = dict(evaluation.metrics)
+        if output.internal_objective is not None:
+            metrics[INTERNAL_OBJECTIVE] = output.internal_objective
         solution_doc = family.solution_to_dict(output.solution)
     status, bound, message = _finite_claim(output)
     finite = objective is None or math.isfinite(objective)
@@ -84,6 +86,10 @@ def solve(
         solve_s=wall - build,
         scope=output.scope,
     )
+
+
+#: Metric holding :attr:`MethodOutput.internal_objective`.
+INTERNAL_OBJECTIVE = "internal_objective"
 
 
 def _finite_claim(output: MethodOutput) -> tuple[Status, float | None, str]:

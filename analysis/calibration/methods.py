@@ -55,7 +55,7 @@ METHODS: tuple[Method, ...] = (
     Method(
         "calibration",
         "exact-grid",
-        "exhaustive search over the whole LGRR grid, exact LISS split at every point (small sets)",
+        "implicit enumeration of the whole LGRR grid (branch and bound), exact LISS split at every point",
         Deferred(f"{RUNS}:run_exact_grid"),
         exact=True,
         defaults={"max_points": 20_000_000},

@@ -72,19 +72,22 @@ def _proven(instance: CalibrationInstance, lay: Layout, found: Optimum) -> Metho
         raise PackgapError(f"the search found no finite objective ({found.objective}) after {found.evaluations} points")
     cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
     return MethodOutput(
-        cal.solution(instance, {"evaluations": float(found.evaluations)}), Status.OPTIMAL, found.objective
+        cal.solution(instance, {"evaluations": float(found.evaluations)}),
+        Status.OPTIMAL,
+        found.objective,
+        internal_objective=found.objective,
     )
 
 
 def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.models.calibration import exhaustive
+    from packgap.models.calibration import implicit
     from packgap.models.calibration.grid import grid_options
     from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
     ctx.built()
-    return _proven(instance, lay, exhaustive.search(lay, options, ctx.params["max_points"], _checker(ctx)))
+    return _proven(instance, lay, implicit.search(lay, options, ctx.params["max_points"], _checker(ctx)))
 
 
 def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
@@ -116,4 +119,5 @@ def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> Meth
         Status.FEASIBLE,
         bound,
         message="bound over real-valued shares; solution: the optimum on the instance's grid",
+        internal_objective=found.objective,
     )

@@ -43,6 +43,17 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    """The big-M MILP; when the time limit cannot build it (estimated up front, or stopped while
+    building) or leaves the solver nothing, the best pipeline's answer with the closed-form
+    bound, status timeout."""
+    try:
+        return _exact_milp(instance, ctx)
+    except TimeLimitReached as exc:
+        message = f"{exc}; answer = best pipeline, bound = closed-form relaxation"
+        return MethodOutput(_hint(instance, "best"), Status.TIMEOUT, _best_bound(instance, None), message=message)
+
+
+def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.packing import milp as milp_packing
     from packgap.models.packing.data import candidates
 
@@ -59,9 +70,17 @@ def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     solution = None
     if outcome.has_solution:
         solution = place(instance, cands, milp_packing.extract(model, milp_packing.machines(instance)))
-    bound = None if outcome.bound is None else outcome.bound * milp_packing.objective_unit(instance)
+    # The model's objective is O(1)-scaled: one unit is worth objective_unit in the evaluator's.
+    unit = milp_packing.objective_unit(instance)
+    bound = None if outcome.bound is None else outcome.bound * unit
     return MethodOutput(
-        solution, outcome.status, _best_bound(instance, bound), outcome.solver, outcome.version, outcome.message
+        solution,
+        outcome.status,
+        _best_bound(instance, bound),
+        outcome.solver,
+        outcome.version,
+        outcome.message,
+        internal_objective=None if outcome.objective is None else outcome.objective * unit,
     )
 
 

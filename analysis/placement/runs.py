@@ -3,15 +3,16 @@ and the exact per-round policy of the simulator."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.analysis.placement.methods import BY_NAME
-from packgap.errors import PackgapError, UnknownNameError
+from packgap.errors import PackgapError, TimeLimitReached, UnknownNameError
 from packgap.heuristics.placement import POLICIES, pal, pm_first
 from packgap.heuristics.placement.blocks import resort_blocks
 from packgap.models.placement import cpsat as cp_placement
-from packgap.models.placement.cells import round_cells
+from packgap.models.placement.cells import RoundCells, round_cells
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 from packgap.result import Status
@@ -20,16 +21,43 @@ from packgap.solvers.highs import solve_pyomo
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
 
+def best_heuristic(instance: PlacementInstance) -> PlacementSolution:
+    """The better placement of PAL and PM-First."""
+    placed = [place(instance, 0) for place in (pal, pm_first)]
+    return min(placed, key=lambda s: FAMILY.evaluate(instance, s).objective)
+
+
 def incumbent(instance: PlacementInstance) -> float:
     """The best evaluated objective of PAL and PM-First: the cut-off that lets the exact
     models drop cells no better placement can use (``packgap.models.placement.cells``)."""
-    return min(FAMILY.evaluate(instance, place(instance, 0)).objective for place in (pal, pm_first))
+    return FAMILY.evaluate(instance, best_heuristic(instance)).objective
 
 
-def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+def _cells_then(
+    solve: Callable[[PlacementInstance, RunContext, RoundCells], MethodOutput],
+) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
+    """Build the round's cells and run ``solve``; when the time limit stops the build or leaves
+    the solver nothing, the best heuristic placement with the cheapest-cell bound, status timeout.
+
+    The bound: every placement's evaluated cost is the sum of its jobs' cells' costs (module
+    docstring of ``packgap.models.placement.cells``), at least each job's cheapest cell, which
+    pruning always keeps; dropping the GPU capacities leaves exactly that sum."""
+
+    def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
+        if not instance.jobs:
+            return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
+        rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+        try:
+            return solve(instance, ctx, rc)
+        except TimeLimitReached as exc:
+            bound = sum(min(c.cost for c in cells) for cells in rc.cells) if all(rc.cells) else None
+            message = f"{exc}; placement = best of PAL and PM-First, bound = each job's cheapest cell"
+            return MethodOutput(best_heuristic(instance), Status.TIMEOUT, bound, message=message)
+
+    return run
+
+
+def _exact_milp(instance: PlacementInstance, ctx: RunContext, rc: RoundCells) -> MethodOutput:
     from packgap.models.placement import milp as milp_placement
 
     with ctx.building():
@@ -39,13 +67,18 @@ def run_exact_milp(instance: PlacementInstance, ctx: RunContext) -> MethodOutput
     solution = None
     if outcome.has_solution:
         solution = PlacementSolution(milp_placement.extract(model, rc)[0])
-    return MethodOutput(solution, outcome.status, outcome.bound, outcome.solver, outcome.version, outcome.message)
+    return MethodOutput(
+        solution,
+        outcome.status,
+        outcome.bound,
+        outcome.solver,
+        outcome.version,
+        outcome.message,
+        internal_objective=outcome.objective,
+    )
 
 
-def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
-    rc = round_cells(instance, incumbent(instance) if ctx.params["prune"] else None)
+def _exact_cpsat(instance: PlacementInstance, ctx: RunContext, rc: RoundCells) -> MethodOutput:
     with ctx.building():
         cp = cp_placement.build_cpsat(instance, rc, ctx.params["resolution"])
     ctx.built()
@@ -59,14 +92,22 @@ def run_exact_cpsat(instance: PlacementInstance, ctx: RunContext) -> MethodOutpu
         # The floored model's optimum may not be the true one (issue 17): only the bound is proven.
         status = Status.FEASIBLE if status == Status.OPTIMAL else status
         note = f"costs floored to {cp.resolution:g}: optimal within jobs x resolution"
-    return MethodOutput(solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}")
+    own = None if outcome.objective is None else outcome.objective * cp.resolution
+    return MethodOutput(
+        solution, status, bound, outcome.solver, outcome.version, f"{outcome.message}; {note}", internal_objective=own
+    )
+
+
+#: The per-round models over the round's cells, with the heuristic answer when time runs out.
+run_exact_milp = _cells_then(_exact_milp)
+run_exact_cpsat = _cells_then(_exact_cpsat)
 
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
     """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
     is small enough (``packgap.analysis.placement.exact_blocks.search``)."""
     if not instance.jobs:
-        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0)
+        return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
     from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from packgap.models.placement.block_paths import start_values
     from packgap.solvers.highspy_lp import version

@@ -43,6 +43,8 @@ def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
         bound=bound,
         solver=f"{ctx.params['backend']}-mcf",
         message="" if exact else "exact for sum of completion times; bound ignores tardiness",
+        # The flow's cost is its plan's sum of completion times: the objective only without tardiness.
+        internal_objective=bound if exact else None,
     )
 
 
@@ -62,7 +64,15 @@ def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     solution = None if result.values is None else milp_planning.extract(instance, model, result.values)
     # Horn's optimum bounds sum C + w * tardiness too: the better of the two bounds counts.
     bound = horn if outcome.bound is None else max(horn, outcome.bound)
-    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, outcome.message)
+    return MethodOutput(
+        solution,
+        outcome.status,
+        bound,
+        outcome.solver,
+        outcome.version,
+        outcome.message,
+        internal_objective=outcome.objective,
+    )
 
 
 def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
@@ -77,7 +87,10 @@ def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput
         solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))
     scale = cp.time_scale * cp.objective_scale
     bound = None if outcome.bound is None else outcome.bound / scale
-    return MethodOutput(solution, outcome.status, bound, outcome.solver, outcome.version, outcome.message)
+    own = None if outcome.objective is None else outcome.objective / scale
+    return MethodOutput(
+        solution, outcome.status, bound, outcome.solver, outcome.version, outcome.message, internal_objective=own
+    )
 
 
 HEURISTICS: dict[str, Callable[..., PlanningSolution]] = {"mchp": mchp, "fifo": fifo, "edf": edf}

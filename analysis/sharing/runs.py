@@ -85,6 +85,7 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
         solver="packgap-bb",
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
+        internal_objective=(out.sum_completion - sum(j.arrival for j in instance.jobs)) / len(instance.jobs),
     )
 
 

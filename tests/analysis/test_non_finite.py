@@ -3,6 +3,7 @@ a non-finite bound never certifies optimality, and ``solve --json`` keeps the wo
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
@@ -106,3 +107,28 @@ def test_solve_json_keeps_a_nonfinite_answer(tmp_path: Path, monkeypatch: pytest
     written = json.loads(done.stdout)
     assert written["bound"] is None and written["status"] == "feasible"
     assert "non-finite bound inf dropped" in written["message"]
+
+
+def test_solve_json_writes_a_method_error_in_full_then_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A method error keeps exit 2 (an earlier issue's rule), but the result is on stdout and in
+    the -o file, complete, and the message says where it went."""
+    from typer.testing import CliRunner
+
+    from packgap.analysis import cliutil
+    from packgap.analysis.cli import app
+
+    messages = io.StringIO()
+    monkeypatch.setattr(cliutil.err, "file", messages)
+    path, out = tmp_path / "c.json", tmp_path / "r.json"
+    from packgap.calibration import FAMILY as CALIBRATION
+    from packgap.instances.calibration.jobsets import generate
+
+    jsonio.write(CALIBRATION.instance_to_dict(generate(4, 3)), path)
+    args = ["solve", str(path), "--method", "exact-grid", "--param", "max_points=3", "--json", "-o", str(out)]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 2
+    written = json.loads(done.stdout)
+    assert written == json.loads(out.read_text())
+    assert written["status"] == "error" and "more than 3 nodes" in written["message"]
+    # The error console wraps long lines: compare with whitespace collapsed.
+    assert f"(result written to stdout and {out})" in " ".join(messages.getvalue().split())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -46,3 +47,38 @@ def test_exact_methods_default_to_a_time_limit() -> None:
     assert method.options_for(SolveOptions()).time_limit == method.default_time_limit == 300.0
     assert method.options_for(SolveOptions(time_limit=5.0)).time_limit == 5.0
     assert Method("planning", "h", "", _slow_build).options_for(SolveOptions()).time_limit is None
+
+
+def _best_pipeline(instance: object) -> object:
+    from packgap.analysis.packing.methods import _hint
+
+    return _hint(instance, "best")  # type: ignore[arg-type]
+
+
+def _best_placement(instance: object) -> object:
+    from packgap.analysis.placement.methods import best_heuristic
+
+    return best_heuristic(instance)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("family", "method", "options", "heuristic"),
+    [
+        ("packing", "exact-milp", {"jobs": 20, "seed": 3}, _best_pipeline),
+        ("placement", "exact-milp", {"gpus": 64, "jobs": 9, "seed": 1}, _best_placement),
+        ("placement", "exact-cpsat", {"gpus": 64, "jobs": 9, "seed": 1}, _best_placement),
+    ],
+)
+def test_a_model_that_cannot_be_built_in_time_answers_with_the_best_heuristic(
+    family: str, method: str, options: dict[str, int], heuristic: Callable[[object], object]
+) -> None:
+    """Issue 17, item 3: a time limit too short to build the model is a timeout that still
+    carries the family's best heuristic answer and its cheapest valid bound."""
+    from packgap.analysis import registry
+
+    kit = registry.kits()[family]
+    instance = registry.generator(family).build(options)
+    result = solve(kit.family, instance, registry.method(family, method), options=SolveOptions(time_limit=1e-3))
+    assert result.status == Status.TIMEOUT, result.message
+    assert result.objective == pytest.approx(kit.family.evaluate(instance, heuristic(instance)).objective, rel=1e-12)
+    assert result.bound is not None and 0 < result.bound <= result.objective

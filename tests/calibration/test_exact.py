@@ -12,7 +12,7 @@ from packgap.calibration import FAMILY
 from packgap.heuristics.calibration.gimbal import coordinate
 from packgap.heuristics.calibration.state import free_competition, liss_only, with_liss
 from packgap.instances.calibration.jobsets import generate, table3
-from packgap.models.calibration import exhaustive
+from packgap.models.calibration import implicit
 from packgap.models.calibration.continuous import continuous_bound
 from packgap.models.calibration.frontier import optimise
 from packgap.models.calibration.grid import grid_options, shares
@@ -31,12 +31,12 @@ def grid_optimum(instance, granularity=None):
 
 @settings(max_examples=20, deadline=None)
 @given(jobs=st.integers(1, 4), seed=st.integers(0, 5000), objective=OBJECTIVES, g=st.sampled_from([25.0, 34.0, 50.0]))
-def test_frontier_equals_exhaustive(jobs, seed, objective, g):
+def test_frontier_equals_implicit_enumeration(jobs, seed, objective, g):
     instance = generate(jobs, seed, objective=objective, granularity=g)
     lay = layout(instance)
     options = grid_options(lay, g)
     assume(math.prod(len(a) for a, _ in options) <= 500_000)
-    brute = exhaustive.search(lay, options)
+    brute = implicit.search(lay, options)
     fast = optimise(lay, options)
     assert fast.objective == pytest.approx(brute.objective, rel=1e-12, abs=1e-9)
 
@@ -77,25 +77,50 @@ def test_table3_exact_vs_gimbal(name):
     assert bound >= 0.97 * found.objective
 
 
-@pytest.mark.parametrize(("seed", "optimum"), [(3, 7360.477665829255), (10, 10403.672108635219)])
-def test_exact_grid_refuses_a_grid_beyond_int64(seed, optimum):
-    """Issue 17: 121^16 points (8 jobs) wrapped negative as an int64 product, passed the
-    ``max_points`` guard, scanned nothing and reported the all-100 % point optimal (7875.79 and
-    14,029 on these sets, bound inf). Now exact-grid says it cannot enumerate the grid, and
-    the comparison stands: GIMBAL sits above exact-frontier's optimum."""
+def _grid_and_frontier(instance, params=None):
     from packgap.analysis.registry import kits
-    from packgap.analysis.run import check_against_optimum, solve
-    from packgap.result import Status
+    from packgap.analysis.run import solve
     from packgap.solvers.outcome import SolveOptions
 
-    instance = generate(8, seed)
-    kit = kits()["calibration"]
-    results = {m.name: solve(FAMILY, instance, m, options=SolveOptions(time_limit=60, seed=0)) for m in kit.methods}
-    grid = results["exact-grid"]
+    methods = {m.name: m for m in kits()["calibration"].methods}
+    options = SolveOptions(time_limit=60, seed=0)
+    return (
+        solve(FAMILY, instance, methods["exact-grid"], options=options, params=params),
+        solve(FAMILY, instance, methods["exact-frontier"], options=options),
+    )
+
+
+@pytest.mark.parametrize(("seed", "optimum"), [(3, 7360.477665829255), (10, 10403.672108635219)])
+def test_exact_grid_equals_exact_frontier_on_8_job_sets(seed, optimum):
+    """Issue 17: 121^16 points (8 jobs) wrapped negative as an int64 product, passed the
+    ``max_points`` guard, scanned nothing and reported the all-100 % point optimal (7875.79 and
+    14,029 on these sets, bound inf); then exact-grid refused the grid. Its implicit enumeration
+    now proves the optimum exact-frontier's independent Pareto merge finds."""
+    from packgap.analysis.run import check_against_optimum
+    from packgap.result import Status
+
+    grid, frontier = _grid_and_frontier(generate(8, seed))
+    for r in (grid, frontier):
+        assert r.status == Status.OPTIMAL, r.message
+        assert r.objective == pytest.approx(optimum, rel=1e-9) == r.bound
+    assert grid.metrics["evaluations"] < 10_000
+    check_against_optimum([grid, frontier])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [6, 7, 8])
+def test_exact_grid_equals_exact_frontier_on_generated_sets(jobs):
+    from packgap.result import Status
+
+    for seed in range(20):
+        grid, frontier = _grid_and_frontier(generate(jobs, seed))
+        assert grid.status == frontier.status == Status.OPTIMAL, (seed, grid.message)
+        assert grid.objective == pytest.approx(frontier.objective, rel=1e-9), seed
+
+
+def test_exact_grid_refuses_beyond_max_points_with_the_grid_size():
+    from packgap.result import Status
+
+    grid, _ = _grid_and_frontier(generate(8, 3), {"max_points": 50})
     assert grid.status == Status.ERROR and grid.objective is None and grid.bound is None
-    assert f"would score {121**16:,} points" in grid.message
-    frontier = results["exact-frontier"]
-    assert frontier.status == Status.OPTIMAL
-    assert frontier.objective == pytest.approx(optimum, rel=1e-9) == frontier.bound
-    assert results["gimbal"].objective > frontier.objective
-    check_against_optimum(list(results.values()))
+    assert f"more than 50 nodes of a grid of {121**16:,} points" in grid.message

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap.placement import Job, PlacementInstance
+from packgap.solvers.outcome import SolveOptions
 from tests.exactness import brute_placement as brute
-from tests.exactness.contract import check
+from tests.exactness.contract import at_most, check, run_all
 
 CLASSES = ("A", "B")
 
@@ -52,9 +53,15 @@ def rounds(draw: Any, gpus: int = 6, jobs: int = 3) -> PlacementInstance:
     )
 
 
+def _floored(instance: PlacementInstance) -> dict[str, float]:
+    """exact-cpsat floors every cell cost to its resolution (1e-6): its own objective lies within
+    jobs x 1e-6 of the true one (packgap.models.placement.cpsat)."""
+    return {"exact-cpsat": len(instance.jobs) * 1e-6}
+
+
 def _check(instance: PlacementInstance) -> None:
     optimum, _ = brute.optimum(instance)
-    check("placement", instance, optimum)
+    check("placement", instance, optimum, internal_tol=_floored(instance))
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
@@ -77,5 +84,20 @@ def test_cpsat_floored_costs_prove_no_optimum():
         "off-grid", 1, 1, CLASSES, {"A": (0.55859375,), "B": (0.8,)}, 1.0, (Job("j0", 1, "A", "m1"),)
     )
     optimum, _ = brute.optimum(instance)
-    cpsat = check("placement", instance, optimum)["exact-cpsat"]
+    cpsat = check("placement", instance, optimum, internal_tol=_floored(instance))["exact-cpsat"]
     assert cpsat.status == "feasible" and cpsat.bound is not None and cpsat.bound < optimum == cpsat.objective
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(rounds())
+def test_the_timeout_bound_holds(instance):
+    """Issue 17, item 3: stopped before building, exact-milp and exact-cpsat answer with the best
+    heuristic and each job's cheapest cell; that bound is at most the brute-force optimum."""
+    optimum, _ = brute.optimum(instance)
+    results = run_all("placement", instance, options=SolveOptions(time_limit=1e-3))
+    for name in ("exact-milp", "exact-cpsat"):
+        r = results[name]
+        # A timeout whose bound meets its answer is promoted to optimal (certified gap 0).
+        assert not instance.jobs or "time limit" in r.message, (name, r.message)
+        assert r.status == "timeout" or (r.status == "optimal" and r.gap == 0), (name, r.status)
+        assert r.bound is not None and at_most(r.bound, optimum) and at_most(optimum, r.objective), name
