@@ -50,13 +50,13 @@ def test_exact_methods_default_to_a_time_limit() -> None:
 
 
 def _best_pipeline(instance: object) -> object:
-    from packgap.analysis.packing.methods import _hint
+    from packgap.analysis.packing.runs import _hint
 
     return _hint(instance, "best")  # type: ignore[arg-type]
 
 
 def _best_placement(instance: object) -> object:
-    from packgap.analysis.placement.methods import best_heuristic
+    from packgap.analysis.placement.runs import best_heuristic
 
     return best_heuristic(instance)  # type: ignore[arg-type]
 
