@@ -13,7 +13,13 @@ itself and is not caught; the printed factors show it.
 Quality fails too: a certified ``gap`` recorded in ``extra_info`` that grew by more than 0.01,
 or a ``status`` that was optimal and no longer is. ``--write`` makes the run the new baseline.
 
-    python benchmarks/check.py RUN.json benchmarks/baseline.json [--threshold 1.5] [--write]
+Many cases are timed once (a solve, a whole simulation), and one such timing moved 1.5-1.6x
+between two runs of the same commit on the quiet machine (measured: GIMBAL's end-to-end run, the
+4-job packing MILP, the 30-job online pipeline). So ``make bench-check`` runs the set a second
+time only when the first check fails, and ``--again RUN2.json`` scores each case at the faster
+of its two medians: a real slowdown shows in both runs, a one-off stall in one.
+
+    python benchmarks/check.py RUN.json benchmarks/baseline.json [--again RUN2.json] [--threshold 1.5] [--write]
 """
 
 from __future__ import annotations
@@ -78,8 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=float, default=1.5)
     parser.add_argument("--floor", type=float, default=0.02, help="time only cases slower than this (s)")
     parser.add_argument("--write", action="store_true", help="make this run the baseline")
+    parser.add_argument("--again", type=Path, help="a second run: each case at the faster of its two medians")
     args = parser.parse_args(argv)
     run = summarise(json.loads(args.run.read_text()))
+    if args.again is not None:
+        again = summarise(json.loads(args.again.read_text()))["cases"]
+        for name, case in run["cases"].items():
+            if name in again:
+                case["median_s"] = min(case["median_s"], again[name]["median_s"])
     if args.write:
         args.baseline.write_text(json.dumps(run, indent=1, sort_keys=True) + "\n")
         print(f"bench-check: wrote {args.baseline} ({len(run['cases'])} cases)")

@@ -45,3 +45,15 @@ def test_a_weaker_model_fails_like_a_slower_one(tmp_path: Path, capsys) -> None:
     assert _check(tmp_path, base, now) == 1
     out = capsys.readouterr().out
     assert "certified gap" in out and "status" in out
+
+
+def test_a_second_run_clears_a_one_off_stall_but_not_a_slowdown(tmp_path: Path) -> None:
+    base = _run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.1, {})})
+    stalled = _run(0.02, {**STEADY, "a": (0.2, {}), "b": (0.2, {})})
+    again = _run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.2, {})})
+    assert _check(tmp_path, base, stalled) == 1
+    (tmp_path / "again.json").write_text(json.dumps(again))
+    args = [str(tmp_path / "now.json"), str(tmp_path / "baseline.json"), "--again", str(tmp_path / "again.json")]
+    assert main(args) == 1
+    (tmp_path / "again.json").write_text(json.dumps(_run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.11, {})})))
+    assert main(args) == 0
