@@ -38,8 +38,7 @@ def no_tick(description: str, advance: int = 1, total: int | None = None) -> Non
 
 @contextmanager
 def ticking(description: str, disable: bool = False) -> Iterator[Tick]:
-    """A progress bar on standard error driven by a :data:`Tick` callback (the CLI's commands and
-    a kit's own commands alike)."""
+    """A progress bar on standard error driven by a :data:`Tick` (the CLI's and kits' commands)."""
     from packgap.analysis.cliutil import progress
 
     with progress(disable=disable) as bar:
