@@ -129,17 +129,21 @@ def log_axis(
     which.set_minor_formatter(NullFormatter())
 
 
+def _widest(low: Sequence[float], high: Sequence[float]) -> float | None:
+    """The widest finite gap between ``high`` and ``low`` (None: no finite one)."""
+    return max((h - lo for lo, h in zip(low, high, strict=True) if math.isfinite(h - lo)), default=None)
+
+
 def band_shows(ax: Any, low: Sequence[float], high: Sequence[float]) -> bool:
     """Whether the band between ``low`` and ``high`` is wide enough to see on ``ax`` as scaled now."""
-    widths = [h - lo for lo, h in zip(low, high, strict=True) if math.isfinite(h - lo)]
+    widest = _widest(low, high)
     bottom, top = ax.get_ylim()
-    return bool(widths) and max(widths) >= VISIBLE * abs(top - bottom)
+    return widest is not None and widest >= VISIBLE * abs(top - bottom)
 
 
 def band_note(low: Sequence[float], high: Sequence[float]) -> str:
     """What a title says of a band too thin to draw: how close the proven bounds are."""
-    widths = [h - lo for lo, h in zip(low, high, strict=True) if math.isfinite(h - lo)]
-    widest = max(widths, default=0.0)
+    widest = _widest(low, high) or 0.0
     return f"proven bounds within {widest:.2g} points" if widest > 0 else "every one proven optimal"
 
 
