@@ -99,8 +99,9 @@ class MethodOutput:
 class Method:
     """A registered method: ``defaults`` declares every parameter it accepts.
 
-    ``exact`` methods prove bounds; every exact method runs under a time limit, its own
-    ``default_time_limit`` unless the caller gives one, so nothing runs for hours by accident.
+    ``exact`` methods prove bounds; every exact method, and every other method that runs a
+    solver's search, runs under a time limit, its own ``default_time_limit`` unless the caller
+    gives one, so nothing runs for hours by accident.
     """
 
     family: str

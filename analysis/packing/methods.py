@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from packgap.analysis.method import Deferred, Method
+from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT, Deferred, Method
 from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.heuristics.packing.stages import PACKER_STAGES, PACKERS, PLANNER_STAGES, PLANNERS, pipeline_defaults
 
@@ -55,6 +55,8 @@ EXACT_PLANNING: tuple[Method, ...] = tuple(
         f"{PACKER_STAGES[packer].description}, then the exact GPU type and start of its groups (CP-SAT)",
         Deferred(f"{RUNS}:run_exact_plan", (packer,)),
         defaults=pipeline_defaults(packer, None),
+        # No bound to prove, but a CP-SAT search: unlimited, it ran for hours at 20 jobs.
+        default_time_limit=DEFAULT_EXACT_TIME_LIMIT,
     )
     for packer in PACKERS
 )

@@ -141,8 +141,13 @@ def run_exact_plan(packer: Packer, instance: PackingInstance, ctx: RunContext) -
     # Issue 11: warm start from the best heuristic plan of these groups; never worse.
     plans = [run_pipeline(instance, packer, planner, options) for planner in PLANNERS]
     hint = _best(instance, plans)
-    cp = cp_packing.build_cpsat(instance, hint, groups, rounding="feasible")
-    solution, status, _, message = _solve_cp(instance, ctx, cp, hint)
+    try:
+        with ctx.building():
+            cp = cp_packing.build_cpsat(instance, hint, groups, rounding="feasible")
+        solution, status, _, message = _solve_cp(instance, ctx, cp, hint)
+    except TimeLimitReached as exc:
+        message = f"{exc}; answer = the best heuristic plan of these groups"
+        return MethodOutput(hint, Status.TIMEOUT, None, "cp-sat", cpsat_version(), message)
     # Optimal for these groups only: no bound on the joint problem.
     return MethodOutput(
         solution,

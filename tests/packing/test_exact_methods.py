@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from packgap.analysis.packing.methods import METHODS
 from packgap.analysis.run import solve
 from packgap.errors import PackgapError
+from packgap.heuristics.packing.stages import PLANNERS
 from packgap.models.packing.cpsat import bound, build_cpsat
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
@@ -64,6 +65,23 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
     if len({j.gpus for j in inst.jobs}) > 1:
         with pytest.raises(PackgapError, match="one GPU demand"):
             _solve("exact-milp", inst)
+
+
+@pytest.mark.parametrize("packer", ["dab", "blossom", "none"])
+def test_exact_plan_runs_under_a_time_limit_and_keeps_its_heuristic_plan(packer: str) -> None:
+    """A packer's exact planning is a CP-SAT search (one ran for hours at 20 jobs): it gets
+    the exact methods' default limit, and a limit spent before the search returns the best
+    heuristic plan of the packer's groups, status timeout, not nothing."""
+    from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT
+    from packgap.instances.packing.generator import generate
+
+    method = BY_NAME[f"{packer}+exact-plan"]
+    assert method.options_for(SolveOptions()).time_limit == DEFAULT_EXACT_TIME_LIMIT
+    inst = generate(20, 1)
+    result = solve(FAMILY, inst, method, options=SolveOptions(time_limit=1e-3))
+    assert result.status == Status.TIMEOUT and "best heuristic plan" in result.message
+    plans = [solve(FAMILY, inst, BY_NAME[f"{packer}+{p}"], options=SolveOptions()).objective for p in PLANNERS]
+    assert result.objective == min(p for p in plans if p is not None)
 
 
 @pytest.mark.parametrize("packer", ["dab", "none"])
