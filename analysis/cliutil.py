@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from packgap import jsonio
+from packgap.analysis.console import INTERRUPTED
 from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT
 from packgap.errors import PackgapError
 from packgap.fields import MAX_SEED
@@ -51,10 +52,6 @@ Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (
 def fail(message: str) -> None:
     err.print(f"[bold red]error:[/bold red] {escape(message)}", highlight=False)
     raise typer.Exit(2)
-
-
-#: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
 
 
 def reports_errors(command: Callable[..., None]) -> Callable[..., None]:

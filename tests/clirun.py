@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-CODE = "from packgap.analysis.cli import main; main()"
+CODE = "from packgap.analysis.console import main; main()"  # what the `packgap` script runs
 
 
 def packgap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

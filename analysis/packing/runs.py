@@ -118,10 +118,18 @@ def _solve_cp(
 
 
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    """The CP-SAT model; when the time limit leaves the search nothing (spent building), the
+    hint, else the best pipeline's answer, with the closed-form bound, status timeout."""
     p = ctx.params
     hint = _hint(instance, p["hint"])
-    cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
-    solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
+    try:
+        with ctx.building():
+            cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
+        solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
+    except TimeLimitReached as exc:
+        answer = hint or _hint(instance, "best")
+        message = f"{exc}; answer = {'the hint' if hint else 'best pipeline'}, bound = closed-form relaxation"
+        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), "cp-sat", cpsat_version(), message)
     return MethodOutput(solution, status, _best_bound(instance, bound), "cp-sat", cpsat_version(), message)
 
 

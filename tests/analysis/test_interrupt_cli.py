@@ -4,6 +4,8 @@ every cell finished before and nothing cut short, and a rerun computes the inter
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +55,23 @@ def test_ctrl_c_in_compare_stores_only_finished_cells(
     assert sorted(rows) == sorted([heuristic, exact]) and len(stored(store)) == 2
     status, objective = rows[exact]
     assert status in ("timeout", "optimal") and objective is not None
+
+
+def test_ctrl_c_while_the_cli_still_imports_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    """The console script catches Ctrl-C before it imports the CLI (before: a traceback from
+    whichever module was loading). The interrupt is raised where a real one lands most often:
+    at the import of the CLI module."""
+    code = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'packgap.analysis.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from packgap.analysis.console import main\n"
+        "sys.argv = ['packgap', 'methods']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == signal.SIGINT + 128 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("interrupted")

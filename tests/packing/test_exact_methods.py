@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from packgap.analysis.packing.methods import METHODS
+from packgap.analysis.packing.methods import METHODS, PIPELINE_NAMES
 from packgap.analysis.run import solve
 from packgap.errors import PackgapError
 from packgap.heuristics.packing.stages import PLANNERS
@@ -65,6 +65,19 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
     if len({j.gpus for j in inst.jobs}) > 1:
         with pytest.raises(PackgapError, match="one GPU demand"):
             _solve("exact-milp", inst)
+
+
+def test_exact_cpsat_out_of_time_while_building_keeps_the_best_pipeline() -> None:
+    """Under load the 30-job model took the whole 4 s limit to build and the run returned no
+    answer (a CLI interrupt test failed on it): it now keeps its hint, the best pipeline."""
+    from packgap.instances.packing.generator import generate
+
+    inst = generate(30, 0)
+    result = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=1e-3))
+    assert result.status == Status.TIMEOUT and "closed-form" in result.message
+    pipelines = [solve(FAMILY, inst, BY_NAME[m], options=SolveOptions()).objective for m in PIPELINE_NAMES]
+    assert result.objective == min(p for p in pipelines if p is not None)
+    assert result.bound is not None and 0 < result.bound <= result.objective
 
 
 @pytest.mark.parametrize("packer", ["dab", "blossom", "none"])
