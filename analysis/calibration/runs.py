@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from packgap.analysis.method import MethodOutput, RunContext
-from packgap.calibration import CalibrationInstance
+from packgap.calibration import FAMILY, CalibrationInstance
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.heuristics.calibration.gimbal import coordinate
 from packgap.heuristics.calibration.search_cost import CostModel, objective_with_search, search_time
@@ -79,6 +79,14 @@ def _proven(instance: CalibrationInstance, lay: Layout, found: Optimum) -> Metho
     )
 
 
+def _out_of_time(instance: CalibrationInstance, exc: TimeLimitReached, bound: float | None = None) -> MethodOutput:
+    """A search stopped by its time limit: the better fixed calibration and the bound proven
+    before it stopped, if any, status timeout."""
+    answers = [fixed(instance).solution(instance, {"evaluations": 1.0}) for fixed in FIXED.values()]
+    best = min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
+    return MethodOutput(best, Status.TIMEOUT, bound, message=f"{exc}; answer = the better of {' and '.join(FIXED)}")
+
+
 def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.calibration import implicit
     from packgap.models.calibration.grid import grid_options
@@ -86,8 +94,12 @@ def run_exact_grid(instance: CalibrationInstance, ctx: RunContext) -> MethodOutp
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
-    ctx.built()
-    return _proven(instance, lay, implicit.search(lay, options, ctx.params["max_points"], _checker(ctx)))
+    try:
+        ctx.built()
+        found = implicit.search(lay, options, ctx.params["max_points"], _checker(ctx))
+    except TimeLimitReached as exc:
+        return _out_of_time(instance, exc)
+    return _proven(instance, lay, found)
 
 
 def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
@@ -97,8 +109,12 @@ def run_exact_frontier(instance: CalibrationInstance, ctx: RunContext) -> Method
 
     lay = layout(instance)
     options = grid_options(lay, instance.granularity)
-    ctx.built()
-    return _proven(instance, lay, optimise(lay, options, check=_checker(ctx)))
+    try:
+        ctx.built()
+        found = optimise(lay, options, check=_checker(ctx))
+    except TimeLimitReached as exc:
+        return _out_of_time(instance, exc)
+    return _proven(instance, lay, found)
 
 
 def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> MethodOutput:
@@ -108,10 +124,14 @@ def run_continuous_bound(instance: CalibrationInstance, ctx: RunContext) -> Meth
     from packgap.models.calibration.layout import layout
 
     lay = layout(instance)
-    ctx.built()
     check = _checker(ctx)
-    bound, evaluations = continuous_bound(lay, ctx.params["width"], ctx.params["cap"], check)
-    found = optimise(lay, grid_options(lay, instance.granularity), check=check)
+    bound: float | None = None
+    try:
+        ctx.built()
+        bound, evaluations = continuous_bound(lay, ctx.params["width"], ctx.params["cap"], check)
+        found = optimise(lay, grid_options(lay, instance.granularity), check=check)
+    except TimeLimitReached as exc:
+        return _out_of_time(instance, exc, bound)
     cal = with_liss(instance, shares(lay, instance.granularity, found.choice))
     search = {"evaluations": float(evaluations + found.evaluations), "continuous_bound": bound}
     return MethodOutput(

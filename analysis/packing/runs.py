@@ -57,7 +57,8 @@ def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.packing import milp as milp_packing
     from packgap.models.packing.data import candidates
 
-    count = milp_packing.disjunctions(instance, candidates(instance))
+    with ctx.building():
+        count = milp_packing.disjunctions(instance, candidates(instance))
     left = ctx.time_left()
     if left is not None and count * milp_packing.BUILD_S_PER_DISJUNCTION > left:
         raise TimeLimitReached(
@@ -137,7 +138,11 @@ def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.solvers.highspy_lp import version
 
     hints = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
-    out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
+    try:
+        out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
+    except TimeLimitReached as exc:
+        message = f"{exc}; answer = best pipeline, bound = closed-form relaxation"
+        return MethodOutput(_best(instance, hints), Status.TIMEOUT, _best_bound(instance, None), message=message)
     finest = out.levels[-1].period if out.levels else float("nan")
     message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
     return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from packgap.analysis.method import MethodOutput, RunContext
-from packgap.errors import PackgapError
+from packgap.errors import PackgapError, TimeLimitReached
 from packgap.heuristics.planning import edf, fifo, mchp
 from packgap.models.planning import cpsat as cp_planning
 from packgap.models.planning.positional_flow import build_positional_slots, slots_to_solution
@@ -48,18 +48,35 @@ def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     )
 
 
+def _best_plan(instance: PlanningInstance, horn_plan: PlanningSolution) -> PlanningSolution:
+    """The best of MCHP, FIFO, EDF and Horn's flow plan: the exact models' warm start."""
+    plans = [mchp(instance), fifo(instance), edf(instance), horn_plan]
+    return min(plans, key=lambda p: FAMILY.evaluate(instance, p).objective)
+
+
+def _out_of_time(instance: PlanningInstance, horn_plan: PlanningSolution, horn: float, exc: Exception) -> MethodOutput:
+    """A limit spent before the search: the warm start and Horn's bound, status timeout."""
+    message = f"{exc}; answer = best of MCHP, FIFO, EDF and Horn's plan, bound = Horn's flow"
+    return MethodOutput(_best_plan(instance, horn_plan), Status.TIMEOUT, horn, message=message)
+
+
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.planning import milp as milp_planning
     from packgap.solvers.highspy_mip import solve_mip
 
-    model = milp_planning.build_milp(instance)
     horn_plan, horn = horn_flow(instance)
-    # Warm start from the best heuristic plan (MCHP, FIFO, EDF, Horn's flow plan).
-    plans = [mchp(instance), fifo(instance), edf(instance), horn_plan]
-    best = min(plans, key=lambda p: FAMILY.evaluate(instance, p).objective)
-    start = milp_planning.start_from(instance, model, best) if ctx.params["hint"] else None
-    ctx.built()
-    result = solve_mip(model.mip, ctx.solver_options(), start)
+    try:
+        with ctx.building():
+            model = milp_planning.build_milp(instance)
+            start = (
+                milp_planning.start_from(instance, model, _best_plan(instance, horn_plan))
+                if ctx.params["hint"]
+                else None
+            )
+        ctx.built()
+        result = solve_mip(model.mip, ctx.solver_options(), start)
+    except TimeLimitReached as exc:
+        return _out_of_time(instance, horn_plan, horn, exc)
     outcome = result.outcome
     solution = None if result.values is None else milp_planning.extract(instance, model, result.values)
     # Horn's optimum bounds sum C + w * tardiness too: the better of the two bounds counts.
@@ -77,11 +94,15 @@ def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
 
 def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     plan, horn = horn_flow(instance)
-    cp = cp_planning.build_cpsat(
-        instance, horn if ctx.params["horn_cut"] else None, plan if ctx.params["hint"] else None
-    )
-    ctx.built()
-    outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
+    try:
+        with ctx.building():
+            cp = cp_planning.build_cpsat(
+                instance, horn if ctx.params["horn_cut"] else None, plan if ctx.params["hint"] else None
+            )
+        ctx.built()
+        outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
+    except TimeLimitReached as exc:
+        return _out_of_time(instance, plan, horn, exc)
     solution = None
     if outcome.has_solution:
         solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))
