@@ -331,7 +331,10 @@ def compare_online(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
 
 def shortest_first_values(rows: Sequence[Mapping[str, Any]], cause: str) -> list[PaperValue]:
     """Table 13 beside the published MCHP (CUCKOO's row, the default): MCHP with the one option
-    ``gpu_order=shortest-first``, ordered against EDF as the paper orders CUCKOO's MCHP."""
+    ``gpu_order=shortest-first``, ordered against EDF as the paper orders CUCKOO's MCHP. Measured:
+    its JCT beats EDF's at both sizes (x0.82 vs x0.91 quick; x0.51 vs x0.78 at 521 jobs, 3 seeds)
+    and its tail loses at both; its deadlines met lose quick (85 % vs 95 %) and win at 521 jobs
+    (88 % vs 54 %): EDF's deadline order pays while few jobs wait."""
     if not any(r.get("system") == SHORTEST_FIRST for r in rows):
         return []
     s, edf = online_summary(rows, SHORTEST_FIRST), online_summary(rows, "EDF")
