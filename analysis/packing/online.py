@@ -104,13 +104,13 @@ def _split(pipeline: str) -> tuple[Packer, Planner]:
     return packer, planner  # type: ignore[return-value]
 
 
-def _time_mean(series: Series, end: float) -> float:
-    """Time-weighted mean of a step series over [0, end]."""
-    if end <= 0:
+def window_mean(series: Series, start: float, end: float) -> float:
+    """Time-weighted mean of a step series over [start, end] (0 after its last step's end)."""
+    if end <= start:
         return 0.0
-    points = [*series, (end, 0)]
-    area = sum(v * (max(0.0, min(t1, end) - t0)) for (t0, v), (t1, _) in pairwise(points))
-    return area / end
+    points = [*series, (max(end, series[-1][0]), 0)]
+    area = sum(v * max(0.0, min(t1, end) - max(t0, start)) for (t0, v), (t1, _) in pairwise(points))
+    return area / (end - start)
 
 
 def overtime_series(instance: PackingInstance, run: OnlineRun) -> Series:
@@ -149,7 +149,7 @@ def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float
         "makespan_s": m["makespan_s"],
         "pairs": m["pairs"],
         "max_queue": float(max(v for _, v in run.queue)),
-        "mean_queue": _time_mean(run.queue, m["makespan_s"]),
+        "mean_queue": window_mean(run.queue, 0.0, m["makespan_s"]),
         "max_overtime": float(max(v for _, v in overtime_series(instance, run))),
         "replans": float(run.replans),
     }

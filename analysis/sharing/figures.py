@@ -141,3 +141,47 @@ def draw_fig6b(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     _lines(rows, "xi", ("sjf-ffs", "sjf-bsbf"), ax)
     legend(ax, outside=True)
     return save_figure(fig, out_dir, "sjf_bsbf_fig6b")
+
+
+def draw_per_job(
+    item: str, workload: str, paper: tuple[float, float], unit: str
+) -> Callable[[Sequence[Mapping[str, Any]], Path], list[Path]]:
+    """Figs. 4-5: each policy's JCT CDF (all seeds pooled; the paper's point as a marker, JCT in
+    ``unit``, h or s on a log axis) and its average queuing per model (bars, sd over seeds)."""
+
+    def draw(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+        from packgap.analysis.plotting import log_axis
+
+        scale = HOUR if unit == "h" else 1.0
+        fig, (left, right) = _figure(13, 4.4, 2)
+        seeds = len({r["seed"] for r in rows})
+        for p in POLICIES:
+            jct = sorted(t / scale for r in rows if r["policy"] == p for t in r["jct_s"])
+            share = [(i + 1) / len(jct) for i in range(len(jct))]
+            left.step(jct, share, where="post", color=color(p), label=NAMES[p])
+        alone = sorted(t / scale for r in rows if r["policy"] == "alone" for t in r["jct_s"])
+        if alone:
+            share = [(i + 1) / len(alone) for i in range(len(alone))]
+            left.step(alone, share, ":", where="post", color=BLACK, label="each job alone (bound)")
+        paper_marker(left, [paper[0] / scale], [paper[1]], label="paper (SJF-BSBF)")
+        if unit == "s":
+            log_axis(left)
+        left.set(xlabel=f"JCT ({unit})", ylabel="share of jobs (CDF)")
+        left.set_title(f"JCT distribution (jobs of {seeds} seeds pooled)")
+        legend(left)
+        models = sorted({m for r in rows for m in r["queuing_s"]})
+        width = 0.8 / len(POLICIES)
+        for k, p in enumerate(POLICIES):
+            mine = [r["queuing_s"] for r in rows if r["policy"] == p]
+            values = [[q[m] / HOUR for q in mine if m in q] for m in models]
+            means, spread = seed_bars(values)
+            xs = [i + (k - 2) * width for i in range(len(models))]
+            right.bar(xs, means, width=width, yerr=spread, capsize=2, color=color(p), label=NAMES[p])
+        right.set_xticks(range(len(models)), models)
+        right.set(xlabel="model", ylabel="average queuing (h)")
+        right.set_title(f"queuing per model ({seeds_note(seeds)} with jobs of the model)")
+        legend(right, outside=True)
+        fig.suptitle(f"SJF-BSBF {item}: {workload} (Pollux not reproduced)")
+        return save_figure(fig, out_dir, f"sjf_bsbf_{item.lower().replace('. ', '')}")
+
+    return draw

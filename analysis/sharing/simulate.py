@@ -41,6 +41,15 @@ def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> Sh
     return table[name](instance)
 
 
+def validated_policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
+    """:func:`policy`'s schedule, checked by the family validator (every reproduction scores valid schedules)."""
+    from packgap.sharing import FAMILY
+
+    solution = policy(name, instance, thresholds)
+    FAMILY.validate(instance, solution)
+    return solution
+
+
 def policies(text: str) -> list[str]:
     names = list(POLICY_NAMES) if text.strip() == "all" else [n.strip() for n in text.split(",") if n.strip()]
     for n in names:
@@ -61,8 +70,7 @@ def run(
     runs = []
     tick("policies", 0, len(names))
     for name in names:
-        solution = policy(name, instance, options.get("thresholds", "3250"))
-        FAMILY.validate(instance, solution)
+        solution = validated_policy(name, instance, options.get("thresholds", "3250"))
         runs.append({"policy": name, "metrics": dict(FAMILY.evaluate(instance, solution).metrics)})
         tick("policies", 1, None)
     return {

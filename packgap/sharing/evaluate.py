@@ -137,6 +137,16 @@ def _mean(values: list[float]) -> float:
     return float(np.mean(values)) if values else 0.0
 
 
+def _job_times(instance: SharingInstance, rep: Replay) -> tuple[dict[str, float], dict[str, float]]:
+    recs = rep.run.records
+    return {j.id: recs[j.id].completion for j in instance.jobs}, {j.id: recs[j.id].queuing for j in instance.jobs}
+
+
+def job_times(instance: SharingInstance, solution: SharingSolution) -> tuple[dict[str, float], dict[str, float]]:
+    """Each job's JCT and queuing (arrival to first start), s, by job id: what :func:`evaluate` averages."""
+    return _job_times(instance, replay(instance, solution))
+
+
 def evaluate(instance: SharingInstance, solution: SharingSolution) -> Evaluation:
     """Objective = average JCT (s) (eq. 15 divided by the job count), recomputed by replay.
 
@@ -144,9 +154,7 @@ def evaluate(instance: SharingInstance, solution: SharingSolution) -> Evaluation
     (> 4 GPUs) and small averages, JCT percentiles, jobs that started sharing, preemptions.
     """
     rep = replay(instance, solution)
-    recs = rep.run.records
-    jct = {j.id: recs[j.id].completion for j in instance.jobs}
-    queue = {j.id: recs[j.id].queuing for j in instance.jobs}
+    jct, queue = _job_times(instance, rep)
     large = [j.id for j in instance.jobs if j.large]
     small = [j.id for j in instance.jobs if not j.large]
     values = list(jct.values())
@@ -160,7 +168,7 @@ def evaluate(instance: SharingInstance, solution: SharingSolution) -> Evaluation
         "large_avg_queuing_s": _mean([queue[i] for i in large]),
         "small_avg_queuing_s": _mean([queue[i] for i in small]),
         "shared_jobs": float(sum(1 for j in solution.jobs if j.co_runner is not None)),
-        "preemptions": float(sum(r.preemptions for r in recs.values())),
+        "preemptions": float(sum(r.preemptions for r in rep.run.records.values())),
     }
     for q in (50, 90, 99):
         metrics[f"jct_p{q}_s"] = float(np.percentile(values, q)) if values else 0.0

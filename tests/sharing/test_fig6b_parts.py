@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from packgap.analysis.sharing.reproduce import _fig6b_cause, run_time_parts
+from packgap.analysis.sharing.fig6b import _fig6b_cause, run_time_parts
 from packgap.instances.sharing.generator import generate
 
 
