@@ -117,8 +117,7 @@ def _jct_cause(item: str, rows: Sequence[Mapping[str, Any]], policy: str, thresh
     if policy == "sjf-bsbf":
         return (
             f"measured: {alone:.0%} of the jobs run within it alone in an empty cluster; under SJF-BSBF they queue "
-            f"{mean_queue(rows, policy) / HOUR:.2f} h on average (mean over models) and run shared; "
-            + SHARING_CAUSE
+            f"{mean_queue(rows, policy) / HOUR:.2f} h on average (mean over models) and run shared; " + SHARING_CAUSE
         )
     if policy == "tiresias":
         mean = {p: mean_queue(rows, p) / HOUR for p in (policy, "sjf-bsbf")}
