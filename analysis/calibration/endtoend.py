@@ -63,7 +63,8 @@ def _workload(trace: str, path: str | None, jobs: int, nodes: int) -> tuple[Work
 
     if path is None:
         mix = PHILLY if trace == "philly" else ALIBABA
-        return generate(jobs, seed=0, nodes=nodes, mix=mix), f"generated (no {Path(TRACE_FILES[trace]).name})"
+        missing = "philly.csv" if trace == "philly" else "openb pod list"
+        return generate(jobs, seed=0, nodes=nodes, mix=mix), f"generated (no {missing})"
     if trace == "philly":
         return from_philly(Path(path), jobs=jobs, nodes=nodes), "philly"
     return from_openb(Path(path), jobs=jobs, compress=OPENB_COMPRESS, nodes=nodes), "alibaba (openb)"
@@ -122,8 +123,8 @@ def view(trace: str, jobs: int, nodes: int, base: str, variant: str) -> dict[str
     row: dict[str, Any] = {"trace": trace, "base": base, "variant": variant, "workload": kind, "jobs": len(work.jobs)}
     row["mean_queuing_s"] = run.metrics["mean_queuing_s"]
     row["mean_jct_s"] = run.metrics["mean_jct_s"]
-    row["short_jct_s"] = _mean([jct[j.id] for j in by_solo[:half]])
-    row["long_jct_s"] = _mean([jct[j.id] for j in by_solo[half:]])
+    row["short_jct_s"] = mean([jct[j.id] for j in by_solo[:half]])
+    row["long_jct_s"] = mean([jct[j.id] for j in by_solo[half:]])
     row["jct_s"] = sorted(jct.values())
     for cls in JOB_CLASSES:
         mine = [j for j in work.jobs if job_class(j.model) == cls]
@@ -134,5 +135,6 @@ def view(trace: str, jobs: int, nodes: int, base: str, variant: str) -> dict[str
     return row
 
 
-def _mean(values: Sequence[float]) -> float:
+def mean(values: Sequence[float]) -> float:
+    """The mean of ``values`` (0 for none)."""
     return sum(values) / len(values) if values else 0.0

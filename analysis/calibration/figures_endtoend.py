@@ -60,7 +60,7 @@ def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
 
 def draw_fig9(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     traces = _traces(rows)
-    fig = new_figure(13, 4.2)
+    fig = new_figure(14, 4.4)
     axes = panels(fig, 1, 1 + len(traces))
     bars = axes[0]
     variants = list(dict.fromkeys(r["variant"] for r in rows))
@@ -82,11 +82,8 @@ def draw_fig9(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
             ax.step(
                 jct, share, STYLES[r["variant"]], where="post", color=color(r["variant"]), label=LABELS[r["variant"]]
             )
-        ax.set(
-            xlabel=f"JCT (h)\n({_about(rows, trace)})",
-            ylabel="share of jobs",
-            title=f"({chr(98 + k)}) {trace.capitalize()}",
-        )
+        ax.set(xlabel="JCT (h)", ylabel="share of jobs (CDF)")
+        ax.set_title(f"({chr(98 + k)}) {trace.capitalize()}: JCT distribution\n{_about(rows, trace)}", fontsize=9)
         legend(ax)
     fig.suptitle("GIMBAL Fig. 9: Lucid without and with GIMBAL")
     return save_figure(fig, out_dir, "gimbal_fig9")
@@ -97,7 +94,7 @@ def _throughput(ax: Any, rows: Sequence[Mapping[str, Any]], trace: str, title: s
         hours = [(i + 0.5) * r["bin_s"] / 3600 for i in range(len(r["throughput"]))]
         ax.plot(hours, r["throughput"], STYLES[r["variant"]], color=color(r["variant"]), label=LABELS[r["variant"]])
     bin_min = next(r["bin_s"] for r in rows if r["trace"] == trace) / 60
-    ax.axhline(32, color=BLACK, lw=0.8, ls=":")
+    ax.axhline(32, color=BLACK, lw=0.8, ls=":", label="32 GPUs, each running one job alone")
     ax.set(
         xlabel=f"time (h)\n({_about(rows, trace)})",
         ylabel=f"cluster throughput (solo GPUs, {bin_min:g} min mean)",
@@ -122,7 +119,7 @@ def draw_fig10(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         ax.set_xticks(range(len(JOB_CLASSES)), [f"{c}\n(of {n})" for c, n in zip(JOB_CLASSES, totals, strict=True)])
         ax.set(xlabel=f"job class\n({_about(rows, trace)})", ylabel="jobs meeting their deadline")
         ax.set_title(f"({chr(97 + k)}) {trace.capitalize()}, Gandiva")
-        legend(ax)
+        legend(ax, outside=True)
     for k, (ax, trace) in enumerate(zip(axes[len(traces) :], traces, strict=True)):
         _throughput(ax, rows, trace, f"({chr(97 + len(traces) + k)}) {trace.capitalize()}, throughput")
     fig.suptitle("GIMBAL Fig. 10: Gandiva without and with GIMBAL (deadlines)")

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from packgap.analysis.calibration import endtoend, figures
+from packgap.analysis.calibration.endtoend import mean
 from packgap.analysis.calibration.figures import PAPER_FIG8, PAPER_FIG12
 from packgap.analysis.calibration.simulate import improvement
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, equal, side
@@ -123,10 +124,6 @@ def fig8(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     return rows
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
 def compare_fig13(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     out = []
     for name in FIG13_SETS:
@@ -156,15 +153,15 @@ def _fig13_note(mine: Sequence[Mapping[str, Any]], best: Mapping[str, Any]) -> s
 
 
 def compare_fig15(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
-    ratio = _mean([r["full_jct_s"] / r["gimbal_jct_s"] for r in rows])
-    reach = _mean([r["exact_jct_s"] / r["gimbal_jct_s"] for r in rows])
+    ratio = mean([r["full_jct_s"] / r["gimbal_jct_s"] for r in rows])
+    reach = mean([r["exact_jct_s"] / r["gimbal_jct_s"] for r in rows])
     return [
-        PaperValue("Fig. 15", "full search time", 480.0, _mean([r["full_search_s"] for r in rows]), "s"),
+        PaperValue("Fig. 15", "full search time", 480.0, mean([r["full_search_s"] for r in rows]), "s"),
         PaperValue(
             "Fig. 15",
             "early-exit search time",
             250.0,
-            _mean([r["gimbal_search_s"] for r in rows]),
+            mean([r["gimbal_search_s"] for r in rows]),
             "s",
             direction=Direction("<", "full search time"),
         ),
