@@ -36,8 +36,7 @@ GPU_TOLERANCE = 0.2
 
 
 def _jobs(trace: str, quick: bool) -> int:
-    size = fig8_size(quick)
-    return int(size["jobs"] if trace == "philly" else size["alibaba jobs"])
+    return int(fig8_size(quick)[f"{trace} jobs"])
 
 
 def table2(quick: bool, tick: Tick) -> list[dict[str, Any]]:
@@ -229,10 +228,6 @@ def compare_fig11(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     ]
 
 
-def _size(quick: bool) -> dict[str, Any]:
-    return {"philly jobs": _jobs("philly", quick), "alibaba jobs": _jobs("alibaba", quick), "nodes": 16, "seeds": 1}
-
-
 REPRODUCTIONS = (
     Reproduction(
         "gimbal-table2",
@@ -252,7 +247,7 @@ REPRODUCTIONS = (
         fig9,
         figures_endtoend.draw_fig9,
         compare_fig9,
-        _size,
+        fig8_size,
     ),
     Reproduction(
         "gimbal-fig10",
@@ -262,7 +257,7 @@ REPRODUCTIONS = (
         fig10,
         figures_endtoend.draw_fig10,
         compare_fig10,
-        _size,
+        fig8_size,
     ),
     Reproduction(
         "gimbal-fig11",
@@ -272,6 +267,6 @@ REPRODUCTIONS = (
         fig11,
         figures_endtoend.draw_fig11,
         compare_fig11,
-        _size,
+        fig8_size,
     ),
 )

@@ -106,7 +106,7 @@ def fig8_size(quick: bool) -> dict[str, Any]:
     loaded for packing to pay. The Alibaba workload runs its 300 jobs in both modes: at 150
     its ratios read 0.93 / 0.95 / 1.01, against 1.09 / 0.86 / 1.17 at 300 (all four variants of
     the 300 jobs take 20 s)."""
-    return {"jobs": 100 if quick else 150, "alibaba jobs": 300, "nodes": 16, "seeds": 1}
+    return {"philly jobs": 100 if quick else 150, "alibaba jobs": 300, "nodes": 16, "seeds": 1}
 
 
 def fig12(quick: bool, tick: Tick) -> list[dict[str, Any]]:
@@ -119,8 +119,8 @@ def fig8(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     size = fig8_size(quick)
     tick("Fig. 8", 0, 2 * len(BASES) * len(FIG8_VARIANTS))
     rows = []
-    for trace, jobs in (("philly", size["jobs"]), ("alibaba", size["alibaba jobs"])):
-        rows += endtoend.runs(trace, jobs, size["nodes"], tuple(BASES), FIG8_VARIANTS, tick, "Fig. 8")
+    for trace in ("philly", "alibaba"):
+        rows += endtoend.runs(trace, size[f"{trace} jobs"], size["nodes"], tuple(BASES), FIG8_VARIANTS, tick, "Fig. 8")
     return rows
 
 
