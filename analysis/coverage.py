@@ -56,8 +56,8 @@ COVERAGE: dict[str, tuple[tuple[str, str], ...]] = {
         ("Table 2", _by("gimbal-table2")),
         (
             "Fig. 8",
-            _by("gimbal-fig8") + " (Philly and Alibaba; the Slurm bars: not reproduced, packgap has no Slurm "
-            "scheduler and the paper describes none beyond citing it)",
+            _by("gimbal-fig8") + " (Philly and Alibaba; the Slurm bars: not reproduced, they are runs of the Slurm "
+            "scheduler, not data, the paper gives no Slurm configuration and packgap has no Slurm model)",
         ),
         ("Fig. 9", _by("gimbal-fig9") + " (Slurm's queuing time on Alibaba: not reproduced, as in Fig. 8)"),
         ("Fig. 10", _by("gimbal-fig10")),

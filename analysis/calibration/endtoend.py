@@ -2,7 +2,8 @@
 several figures.
 
 Fig. 8 reads each base scheduler's headline metric of these runs; Fig. 9 is Lucid's runs seen
-as queue times and a JCT distribution, Fig. 10 Gandiva's as jobs completed per job class and
+as queue times and a JCT distribution, Fig. 10 Gandiva's as jobs completed per job class (by
+their deadline: the paper's "completes 110 out of 150 jobs" is Fig. 8's deadlines met) and
 cluster throughput, Fig. 11 Gavel's as cluster throughput. Each reproduction stores its own
 rows, but a run is computed once per process (:func:`outcome` is cached), so ``packgap figures
 --all`` pays for the runs once.

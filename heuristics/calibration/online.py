@@ -209,7 +209,8 @@ class Outcome:
     def throughput(self, bin_s: float) -> list[float]:
         """Cluster throughput per ``bin_s`` seconds from time 0 to the makespan, averaged over each
         bin, in solo-speed GPUs: the sum over running jobs of world size x rate x solo step time
-        (32 on 32 GPUs each running its job alone; packing can exceed the GPU count)."""
+        (32 on 32 GPUs each running its job alone; packing can exceed the GPU count). Steps that
+        repay a search's charge count as work done: the GPUs ran them."""
         bins = [0.0] * max(1, math.ceil(self.run.makespan / bin_s))
         for job in self.workload.jobs:
             scale = job.world_size * solo_step_s(self.workload, job)
