@@ -216,7 +216,7 @@ def _peak_cause(found: Mapping[str, Mapping[str, Any]]) -> str:
         hour = found[variant]["bin_s"] / 3600
         at = max(range(len(bins)), key=lambda k: (bins[k], -k))
         parts.append(
-            f"{label} the peak {bins[at]:.1f} comes at {(at + 0.5) * hour:.1f} h of {len(bins) * hour:.1f} h, "
+            f"{label} the peak {bins[at]:.1f} comes at {(at + 0.5) * hour:.1f} h, in bin {at + 1} of {len(bins)}, "
             f"the mean is {mean(bins):.1f}"
         )
     return "measured: " + "; ".join(parts)

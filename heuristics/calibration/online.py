@@ -210,18 +210,20 @@ class Outcome:
         """Cluster throughput per ``bin_s`` seconds from time 0 to the makespan, averaged over each
         bin, in solo-speed GPUs: the sum over running jobs of world size x rate x solo step time
         (32 on 32 GPUs each running its job alone; packing can exceed the GPU count). Steps that
-        repay a search's charge count as work done: the GPUs ran them."""
-        bins = [0.0] * max(1, math.ceil(self.run.makespan / bin_s))
+        repay a search's charge count as work done: the GPUs ran them. The last bin ends at the
+        makespan and is averaged over what it covers (a full-width average would read as a drop)."""
+        end = self.run.makespan
+        work = [0.0] * max(1, math.ceil(end / bin_s))
         for job in self.workload.jobs:
             scale = job.world_size * solo_step_s(self.workload, job)
             for seg in self.run.records[job.id].segments:
-                first = min(int(seg.start // bin_s), len(bins) - 1)
-                for k in range(first, len(bins)):
+                first = min(int(seg.start // bin_s), len(work) - 1)
+                for k in range(first, len(work)):
                     overlap = min(seg.end, (k + 1) * bin_s) - max(seg.start, k * bin_s)
                     if overlap <= 0:
                         break
-                    bins[k] += seg.rate * scale * overlap / bin_s
-        return bins
+                    work[k] += seg.rate * scale * overlap
+        return [w / (min(end, (k + 1) * bin_s) - k * bin_s) for k, w in enumerate(work)]
 
 
 def met_deadlines(workload: Workload, run: Run) -> dict[str, bool]:
