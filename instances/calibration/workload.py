@@ -161,8 +161,11 @@ def from_openb(
     A pod's arrival is its ``creation_time`` and its duration ``deletion_time -
     scheduled_time``; pods without GPUs, never scheduled, or shorter than 60 s are left out.
     The trace has no model type, so models and GPU counts are assigned as for Philly, with
-    Table 2 (b)'s mix. (The paper's Alibaba trace is the 2020 PAI one, of which only table
-    headers are public here; openb is the closest public trace with arrivals and durations.)
+    Table 2 (b)'s mix (the pod's own ``num_gpu`` only selects GPU pods: as the paper assigns
+    GPU counts, Table 2 (b) is of the assignment; ``gpu_milli`` sharing is not modelled, each
+    job holds whole GPUs). Durations are capped at ``max_hours`` as for Philly. (The paper's
+    Alibaba trace is the 2020 PAI one, of which only table headers are public here; openb is the
+    closest public trace with arrivals and durations.)
     Arrival gaps are divided by ``compress``: openb's pods arrive far more sparsely than
     Philly's jobs (:data:`OPENB_COMPRESS`).
     """
