@@ -10,7 +10,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.plotting import BLACK, color, legend, new_figure, panels, paper_marker, save_figure
+from packgap.analysis.plotting import (
+    BLACK,
+    color,
+    figure_legend,
+    legend,
+    new_figure,
+    panels,
+    paper_marker,
+    save_figure,
+)
 
 #: Table 2: jobs and mean GPUs per job of each class.
 PAPER_TABLE2 = {
@@ -60,8 +69,8 @@ def draw_table2(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
 
 def draw_fig9(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     traces = _traces(rows)
-    fig = new_figure(14, 4.4)
-    axes = panels(fig, 1, 1 + len(traces))
+    fig = new_figure(14, 8.8)
+    axes = panels(fig, 2, 1 + len(traces))
     bars = axes[0]
     variants = list(dict.fromkeys(r["variant"] for r in rows))
     for k, variant in enumerate(variants):
@@ -74,8 +83,8 @@ def draw_fig9(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
             paper_marker(bars, xs, implied, label="paper's ratio, from our baseline")
     bars.set_xticks(range(len(traces)), [t.capitalize() for t in traces])
     bars.set(xlabel="workload (n = 1 run each)", ylabel="mean queuing time (min)", title="(a) queuing, Lucid")
-    legend(bars, outside=True)
-    for k, (ax, trace) in enumerate(zip(axes[1:], traces, strict=True)):
+    legend(bars)
+    for k, (ax, trace) in enumerate(zip(axes[1 : 1 + len(traces)], traces, strict=True)):
         for r in (r for r in rows if r["trace"] == trace):
             jct = [v / 3600 for v in r["jct_s"]]
             share = [(i + 1) / len(jct) for i in range(len(jct))]
@@ -84,7 +93,10 @@ def draw_fig9(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
             )
         ax.set(xlabel="JCT (h)", ylabel="share of jobs (CDF)")
         ax.set_title(f"({chr(98 + k)}) {trace.capitalize()}: JCT distribution\n{_about(rows, trace)}", fontsize=9)
-        legend(ax)
+    for k, (ax, trace) in enumerate(zip(axes[1 + len(traces) : 1 + 2 * len(traces)], traces, strict=True)):
+        _throughput(ax, rows, trace, f"({chr(98 + len(traces) + k)}) {trace.capitalize()}, throughput")
+    axes[-1].remove()
+    figure_legend(fig, axes[1 + len(traces)])
     fig.suptitle("GIMBAL Fig. 9: Lucid without and with GIMBAL")
     return save_figure(fig, out_dir, "gimbal_fig9")
 
@@ -100,7 +112,6 @@ def _throughput(ax: Any, rows: Sequence[Mapping[str, Any]], trace: str, title: s
         ylabel=f"cluster throughput (solo GPUs, {bin_min:g} min mean)",
         title=title,
     )
-    legend(ax, outside=True)
 
 
 def draw_fig10(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
@@ -122,6 +133,7 @@ def draw_fig10(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         legend(ax, outside=True)
     for k, (ax, trace) in enumerate(zip(axes[len(traces) :], traces, strict=True)):
         _throughput(ax, rows, trace, f"({chr(97 + len(traces) + k)}) {trace.capitalize()}, throughput")
+        legend(ax, outside=True)
     fig.suptitle("GIMBAL Fig. 10: Gandiva without and with GIMBAL (deadlines)")
     return save_figure(fig, out_dir, "gimbal_fig10")
 
@@ -132,5 +144,6 @@ def draw_fig11(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
     axes = panels(fig, 1, len(traces))
     for k, (ax, trace) in enumerate(zip(axes, traces, strict=True)):
         _throughput(ax, rows, trace, f"({chr(97 + k)}) {trace.capitalize()}, Gavel")
+        legend(ax, outside=True)
     fig.suptitle("GIMBAL Fig. 11: Gavel's cluster throughput without and with GIMBAL")
     return save_figure(fig, out_dir, "gimbal_fig11")

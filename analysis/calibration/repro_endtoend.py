@@ -4,8 +4,9 @@
   150-job Philly and 300-job Alibaba workloads, as built
   (:mod:`~packgap.instances.calibration.workload`): the paper assigns models and GPU counts to
   trace jobs at random, so its statistics are of that assignment, and so are ours.
-* Fig. 9 (JCT, Lucid): mean queuing time and the JCT distribution without and with GIMBAL
-  (paper: queuing 1.87x and 1.51x shorter; the gain is mostly the long jobs').
+* Fig. 9 (JCT, Lucid): mean queuing time, the JCT distribution and cluster throughput without
+  and with GIMBAL (paper: queuing 1.87x and 1.51x shorter; the gain is mostly the long jobs';
+  the paper's text claims nothing of the throughput panel, so it is drawn, not compared).
 * Fig. 10 (deadlines, Gandiva): deadlines met per job class and cluster throughput (paper: more
   jobs of every class, higher throughput).
 * Fig. 11 (makespan, Gavel): cluster throughput over time (paper: a higher peak).
