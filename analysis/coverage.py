@@ -66,16 +66,15 @@ COVERAGE: dict[str, tuple[tuple[str, str], ...]] = {
         ("Fig. 2", TESTBED + " (JCT of packing pairs under resource restrictions)"),
         ("Figs. 3-7", ILLUSTRATION),
         ("Table 1", SETUP),
-        ("Table 2", NOT_YET.format("philly") + " (trace statistics of the Philly and Alibaba samples)"),
-        ("Table 3", SETUP + ": the job combinations of `gimbal-fig13` and `gimbal-fig15`"),
+        ("Table 2", _by("gimbal-table2")),
         (
             "Fig. 8",
-            _by("gimbal-fig8") + " (Philly; the Alibaba and Slurm bars: not yet, data in "
-            "`../shared/traces/alibaba-gpu-v2023-openb`)",
+            _by("gimbal-fig8") + " (Philly and Alibaba; the Slurm bars: not reproduced, they are runs of the Slurm "
+            "scheduler, not data, the paper gives no Slurm configuration and packgap has no Slurm model)",
         ),
-        ("Fig. 9", NOT_YET.format("philly") + " (queue time and JCT CDF of the `gimbal-fig8` runs)"),
-        ("Fig. 10", NOT_YET.format("philly") + " (completed jobs per type and throughput of Gandiva's runs)"),
-        ("Fig. 11", NOT_YET.format("philly") + " (cluster throughput of Gavel's runs)"),
+        ("Fig. 9", _by("gimbal-fig9") + " (Slurm's queuing time on Alibaba: not reproduced, as in Fig. 8)"),
+        ("Fig. 10", _by("gimbal-fig10")),
+        ("Fig. 11", _by("gimbal-fig11")),
         ("Fig. 12", _by("gimbal-fig12")),
         ("Fig. 13", _by("gimbal-fig13")),
         ("Fig. 14", TESTBED + " (seconds of one LISS and LGRR iteration; `gimbal-fig13` uses a cost model of them)"),

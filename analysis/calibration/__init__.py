@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from packgap.analysis.calibration import repro_endtoend, reproduce
 from packgap.analysis.calibration.methods import METHODS
-from packgap.analysis.calibration.reproduce import REPRODUCTIONS
 from packgap.analysis.calibration.simulate import SIMULATION
 from packgap.analysis.kit import MAX_SIZE, SEED, Demo, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
 
@@ -55,7 +55,7 @@ def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
 def _openb(path: Path, opts: Mapping[str, Any]) -> Any:
     from packgap.instances.calibration.workload import from_openb
 
-    return from_openb(path, **{k: opts[k] for k in ("jobs", "start_s", "max_hours", "seed") if k in opts})
+    return from_openb(path, **{k: opts[k] for k in ("jobs", "start_s", "max_hours", "seed", "compress") if k in opts})
 
 
 def _commands() -> Any:
@@ -116,12 +116,18 @@ KIT = FamilyKit(
             "Alibaba openb pod list -> calibration workload (300 GPU pods, Table 2 (b) mix)",
             "calibration-workload",
             _openb,
-            (JOBS, SEED, Option("start_s", float, "First creation time in s (default 11.5 M).", minimum=0), MAX_HOURS),
+            (
+                JOBS,
+                SEED,
+                Option("start_s", float, "First creation time in s (default 11.5 M).", minimum=0),
+                MAX_HOURS,
+                Option("compress", float, "Divide arrival gaps by this (default 1).", minimum=0.01),
+            ),
         ),
     ),
     documents=(DocumentKind("calibration-workload", "packgap.calibration.workload"),),
     simulation=SIMULATION,
-    reproductions=REPRODUCTIONS,
+    reproductions=reproduce.REPRODUCTIONS + repro_endtoend.REPRODUCTIONS,
     commands=_commands,
     demo=Demo(
         "GIMBAL calibration: job set JC7 of Table 3 (10 % MPS grid)",

@@ -39,11 +39,12 @@ never negative (the engine charges work, it cannot give it back).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from packgap.calibration import FAMILY, CalibrationInstance, Job
-from packgap.calibration.workload import Workload
+from packgap.calibration.workload import Workload, WorkloadJob
 from packgap.engine import Decision, EngineJob, Run, State, simulate
 from packgap.heuristics.calibration.cluster import Cluster
 from packgap.heuristics.calibration.gimbal import coordinate
@@ -61,6 +62,12 @@ def _exact(instance: CalibrationInstance) -> Calibration:
     return with_liss(
         instance, shares(lay, instance.granularity, optimise(lay, grid_options(lay, instance.granularity)).choice)
     )
+
+
+def solo_step_s(workload: Workload, job: WorkloadJob) -> float:
+    """Seconds of one step of ``job`` alone on its GPUs: c + b / v at its per-worker batch."""
+    profile = workload.throughput.profile(job.model)
+    return profile.fixed_cost + job.batch / job.world_size / profile.speed
 
 
 @dataclass
@@ -86,11 +93,7 @@ class Policy:
     def __post_init__(self) -> None:
         self.cluster = Cluster(self.workload.nodes, self.workload.gpus_per_node)
         self.jobs = {j.id: j for j in self.workload.jobs}
-        tm = self.workload.throughput
-        self.solo = {
-            j.id: j.steps * (tm.profile(j.model).fixed_cost + j.batch / j.world_size / tm.profile(j.model).speed)
-            for j in self.workload.jobs
-        }
+        self.solo = {j.id: j.steps * solo_step_s(self.workload, j) for j in self.workload.jobs}
 
     def order(self, job: str) -> tuple[float, str]:
         if self.base == "lucid":
@@ -197,11 +200,39 @@ class Outcome:
     variant: str
     run: Run
     metrics: dict[str, float]
+    workload: Workload
+
+    def met(self) -> dict[str, bool]:
+        """Whether each job finished by its deadline (Gandiva's "completed" jobs, section 7.2)."""
+        return met_deadlines(self.workload, self.run)
+
+    def throughput(self, bin_s: float) -> list[float]:
+        """Cluster throughput per ``bin_s`` seconds from time 0 to the makespan, averaged over each
+        bin, in solo-speed GPUs: the sum over running jobs of world size x rate x solo step time
+        (32 on 32 GPUs each running its job alone; packing can exceed the GPU count). Steps that
+        repay a search's charge count as work done: the GPUs ran them. The last bin ends at the
+        makespan and is averaged over what it covers (a full-width average would read as a drop)."""
+        end = self.run.makespan
+        work = [0.0] * max(1, math.ceil(end / bin_s))
+        for job in self.workload.jobs:
+            scale = job.world_size * solo_step_s(self.workload, job)
+            for seg in self.run.records[job.id].segments:
+                first = min(int(seg.start // bin_s), len(work) - 1)
+                for k in range(first, len(work)):
+                    overlap = min(seg.end, (k + 1) * bin_s) - max(seg.start, k * bin_s)
+                    if overlap <= 0:
+                        break
+                    work[k] += seg.rate * scale * overlap
+        return [w / (min(end, (k + 1) * bin_s) - k * bin_s) for k, w in enumerate(work)]
+
+
+def met_deadlines(workload: Workload, run: Run) -> dict[str, bool]:
+    return {j.id: run.records[j.id].finish <= j.deadline + 1e-6 for j in workload.jobs}
 
 
 def metrics(workload: Workload, policy: Policy, run: Run) -> dict[str, float]:
     records = [run.records[j.id] for j in workload.jobs]
-    met = sum(r.finish <= j.deadline + 1e-6 for r, j in zip(records, workload.jobs, strict=True))
+    met = sum(met_deadlines(workload, run).values())
     n = max(1, len(records))
     last = max(workload.jobs, key=lambda j: (run.records[j.id].finish, j.id))
     return {
@@ -239,7 +270,7 @@ def run_workload(
         return policy(state)
 
     run = simulate([EngineJob(j.id, j.arrival, j.steps) for j in workload.jobs], step)
-    return Outcome(base, variant, run, metrics(workload, policy, run))
+    return Outcome(base, variant, run, metrics(workload, policy, run), workload)
 
 
 def run_all(

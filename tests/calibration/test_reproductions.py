@@ -41,11 +41,12 @@ def test_fig15(tmp_path):
     assert sorted(p.suffix for p in rep.draw(rows, tmp_path)) == [".pdf", ".png"]
 
 
-@pytest.mark.parametrize("name", ["gimbal-fig12", "gimbal-fig8"])
+@pytest.mark.parametrize("name", ["gimbal-fig12", "gimbal-fig8", "gimbal-table2", "gimbal-fig11"])
 def test_end_to_end_reproductions_without_traces(no_traces, tmp_path, name):
     rep = REPRODUCTIONS[name]
     rows = rep.compute(True, no_tick)
-    assert {r["workload"] for r in rows} == {"generated (no philly.csv)"}
+    assert {r["workload"] for r in rows if r["trace"] == "philly"} == {"generated (no philly.csv)"}
+    assert {r["workload"] for r in rows if r["trace"] == "alibaba"} <= {"generated (no openb pod list)"}
     values = rep.compare(rows)
     assert all(v.ours is not None and v.ours > 0 for v in values)
     assert all(p.is_file() for p in rep.draw(rows, tmp_path))
