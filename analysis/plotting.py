@@ -170,14 +170,16 @@ def paper_marker(ax: Any, xs: Any, ys: Any, *, label: str | None = "paper", **kw
 
 
 def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    """``out_dir/stem.png`` and ``out_dir/stem.pdf`` (``out_dir`` made when missing); warns
-    (:class:`FigureWarning`) with every problem :func:`problems` finds in the drawn figure."""
+    """``out_dir/stem.png`` and ``out_dir/stem.pdf`` (``out_dir`` made when missing; the same
+    figure gives the same bytes); warns (:class:`FigureWarning`) with every problem
+    :func:`problems` finds in the drawn figure."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{stem}.{suffix}" for suffix in ("png", "pdf")]
     fig.savefig(paths[0], dpi=DPI)
     for problem in problems(fig):
         warnings.warn(FigureWarning(f"{stem}: {problem}"), stacklevel=2)
-    fig.savefig(paths[1], dpi=DPI)
+    # Without a creation date one figure gives one PDF byte for byte (issue 19.5).
+    fig.savefig(paths[1], dpi=DPI, metadata={"CreationDate": None})
     return paths
 
 

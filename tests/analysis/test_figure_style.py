@@ -127,3 +127,11 @@ def test_one_colour_per_name_from_the_palette() -> None:
     assert color("PAL") == color("pal") == color("gimbal") and color("FIFO") == color("fifo")
     assert seed_bars([[1.0, 2.0], [3.0, 4.0]])[1] is None
     assert seed_bars([[1.0, 2.0, 3.0]]) == ([2.0], [pytest.approx(0.8165, abs=1e-4)])
+
+
+def test_the_same_rows_draw_the_same_bytes(tmp_path: Path) -> None:
+    """Issue 19.5: a PDF carried its creation time, so two runs of one command differed."""
+    first = reproductions()["cuckoo-table6"].draw(ROWS["cuckoo-table6"], tmp_path / "a")
+    second = reproductions()["cuckoo-table6"].draw(ROWS["cuckoo-table6"], tmp_path / "b")
+    assert [p.name for p in first] == [p.name for p in second] and any(p.suffix == ".pdf" for p in first)
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(first, second, strict=True))
