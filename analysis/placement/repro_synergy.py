@@ -1,0 +1,283 @@
+"""PAL's Synergy section (V-C): Figs. 14, 16 and 17 (average JCT against the job load under FIFO,
+LAS and SRTF), Fig. 15 (GPUs in use over time; with the abstract's utilisation claim) and Fig. 19
+(wait times under the three schedulers), all from one set of runs.
+
+The setting, as section IV-B1 and V-C state it: 256 GPUs (64 nodes x 4), L_across = 1.7,
+PM-scores sampled without repetition from the Longhorn profiles (IV-C, Fig. 7:
+``traces/pal/variability``), 300 s rounds (Blox's epoch, V-C), metrics over job ids 2000 to 2999.
+Synergy's own job trace is built from the raw Philly log, which is not public here
+(``traces/synergy/PROVENANCE.md``), so the jobs come from
+:func:`packgap.instances.placement.synergy.synergy_trace` (Poisson arrivals, > 80 % single-GPU).
+
+Choices where the paper is silent, taken from its figures: 3,500 jobs, so that arrivals go on
+while jobs 2000-2999 run (Synergy reports a steady state); FIFO loads 4 to 14 jobs/hour by 2
+(V-C: "from 4 jobs/hr to 12 jobs/hr" and "> 12"), LAS and SRTF loads 8 to 14 by 2 (V-C1); Fig. 15
+and Fig. 19 at 8 and 10 jobs/hour (the loads their text names); one seed (n = 1), which draws both
+the trace and the PM-scores. Fig. 14 compares five policies (Random-Non-Sticky, 15 s a run, is left
+out); Figs. 16-17 compare Tiresias, PM-First and PAL. Quick mode: 1,000 jobs, ids 500-799.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Any
+
+from packgap.analysis.kit import Direction, PaperValue, Tick, equal, side
+from packgap.analysis.placement.sia_philly import MISSING, missing
+
+#: The paper's cluster; loads are jobs/hour on it (a smaller cluster gets them scaled to its size).
+GPUS, GPUS_PER_NODE, ROUND = 256, 4, 300.0
+TIRESIAS, PAL = "packed-sticky", "pal"
+BASELINES = (TIRESIAS, "packed-non-sticky", "random-sticky")
+#: Loads (jobs/hour) whose GPUs in use (Fig. 15) and per-job waits (Fig. 19) are kept.
+SERIES_LOADS = (8.0, 10.0)
+#: Rounds averaged into one point of the GPUs-in-use series (one hour).
+SERIES_ROUNDS = 12
+
+
+@dataclass(frozen=True)
+class Sizes:
+    jobs: int
+    tracked: tuple[int, int]
+    fifo_loads: tuple[float, ...]
+    other_loads: tuple[float, ...]
+    fifo_policies: tuple[str, ...]
+    other_policies: tuple[str, ...]
+    gpus: int = 256
+    seeds: tuple[int, ...] = (0,)
+
+
+FULL = Sizes(
+    3500,
+    (2000, 3000),
+    (4.0, 6.0, 8.0, 10.0, 12.0, 14.0),
+    (8.0, 10.0, 12.0, 14.0),
+    (*BASELINES, "pm-first", PAL),
+    (TIRESIAS, "pm-first", PAL),
+)
+QUICK = Sizes(875, (500, 750), (4.0, 8.0, 10.0, 12.0), (8.0, 12.0), (TIRESIAS, "pm-first", PAL), (TIRESIAS, PAL), 64)
+
+
+def _sizes(quick: bool) -> Sizes:
+    return QUICK if quick else FULL
+
+
+def _span(loads: Sequence[float]) -> str:
+    return ", ".join(f"{x:g}" for x in loads)
+
+
+def synergy_size(quick: bool) -> dict[str, Any]:
+    s = _sizes(quick)
+    return {
+        "jobs": f"{s.jobs:,} (ids {s.tracked[0]}-{s.tracked[1] - 1} measured)",
+        "GPUs": s.gpus,
+        "jobs/hour": f"FIFO {_span(s.fifo_loads)}, LAS/SRTF {_span(s.other_loads)} (per 256 GPUs)",
+        "seeds": len(s.seeds),
+    }
+
+
+def synergy_run(
+    profiles: Mapping[str, Any], s: Sizes, load: float, seed: int, scheduler: str, policy: str
+) -> dict[str, Any]:
+    """One run at ``load`` jobs/hour per 256 GPUs: its metrics over the tracked jobs, the GPUs in
+    use per hour and each tracked job's wait."""
+    from dataclasses import replace
+
+    from packgap.analysis.placement.simulate import metrics, run
+    from packgap.instances.placement.sim import ARTIFACT_L_ACROSS
+    from packgap.instances.placement.synergy import synergy_trace
+    from packgap.instances.placement.variability import sample_factors
+    from packgap.placement.simulator import Cluster
+
+    factors = sample_factors(profiles, s.gpus, seed)
+    cluster = Cluster(s.gpus // GPUS_PER_NODE, GPUS_PER_NODE, tuple(sorted(factors)), factors, ARTIFACT_L_ACROSS)
+    first, last = s.tracked
+    jobs = synergy_trace(s.jobs, load * s.gpus / GPUS, seed)
+    trace = [replace(j, tracked=first <= int(j.id) < last) for j in jobs]
+    result = run(cluster, trace, scheduler, policy, round_length=ROUND, seed=seed)
+    multi = [result.jct[j.id] for j in trace if j.tracked and j.gpus > 1]
+    busy = [s.gpus * u for u in result.utilisation]
+    hourly = [round(fmean(busy[i : i + SERIES_ROUNDS]), 2) for i in range(0, len(busy), SERIES_ROUNDS)]
+    ids = sorted(result.wait, key=int)
+    return {
+        **metrics(result),
+        "multi_jct_s": fmean(multi) if multi else 0.0,
+        "gpus_in_use": hourly,
+        "job": ids,
+        "wait_s": [result.wait[j] for j in ids],
+    }
+
+
+def synergy(quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    return synergy_rows(_sizes(quick), tick)
+
+
+def synergy_rows(s: Sizes, tick: Tick) -> list[dict[str, Any]]:
+    """Every (scheduler, load, policy, seed) run of ``s``; the series only where drawn."""
+    from packgap.errors import PackgapError
+    from packgap.instances.placement.variability import read_profiles
+    from packgap.instances.traces import traces_dir
+
+    try:
+        profiles = read_profiles(traces_dir(None) / "pal" / "variability")
+    except PackgapError as exc:
+        return [{"missing": f"{MISSING}: {exc}"}]
+    plan = [("fifo", load, p) for load in s.fifo_loads for p in s.fifo_policies]
+    plan += [(sched, load, p) for sched in ("las", "srtf") for load in s.other_loads for p in s.other_policies]
+    tick("Synergy", 0, len(plan) * len(s.seeds))
+    rows = []
+    for seed in s.seeds:
+        for scheduler, load, policy in plan:
+            row = synergy_run(profiles, s, load, seed, scheduler, policy)
+            if load not in SERIES_LOADS or policy not in (TIRESIAS, PAL):
+                del row["gpus_in_use"], row["job"], row["wait_s"]
+            elif scheduler != "fifo":
+                del row["gpus_in_use"]
+            rows.append(
+                {"scheduler": scheduler, "jobs_per_hour": load, "policy": policy, "seed": seed, "gpus": s.gpus, **row}
+            )
+            tick("Synergy", 1, None)
+    return rows
+
+
+def _mean(rows: Sequence[Mapping[str, Any]], metric: str, **where: Any) -> float | None:
+    """``metric`` averaged over the seeds of the rows matching ``where`` (None: no such row)."""
+    values = [r[metric] for r in rows if all(r.get(k) == v for k, v in where.items())]
+    return fmean(values) if values else None
+
+
+def _ratio(
+    rows: Sequence[Mapping[str, Any]], metric: str, top: Mapping[str, Any], bottom: Mapping[str, Any]
+) -> float | None:
+    """``metric`` of the rows matching ``top`` over that of the rows matching ``bottom`` (None: either missing)."""
+    mine, base = _mean(rows, metric, **top), _mean(rows, metric, **bottom)
+    return None if mine is None or not base else mine / base
+
+
+def _run(scheduler: str, load: float, policy: str) -> dict[str, Any]:
+    return {"scheduler": scheduler, "jobs_per_hour": load, "policy": policy}
+
+
+def gain(rows: Sequence[Mapping[str, Any]], policy: str, metric: str, scheduler: str, load: float) -> float | None:
+    """100 x (1 - ``policy``'s ``metric`` / Tiresias') at one scheduler and load."""
+    ratio = _ratio(rows, metric, _run(scheduler, load, policy), _run(scheduler, load, TIRESIAS))
+    return None if ratio is None else 100 * (1 - ratio)
+
+
+#: Section V-C: PAL's average JCT gain over Tiresias under FIFO (all jobs; multi-GPU jobs) per load.
+PAPER_FIFO = {4.0: (4.0, 5.0), 12.0: (9.0, 31.0), 14.0: (8.0, 22.0)}
+#: Section V-C1: PAL's largest gain over Tiresias under LAS (Fig. 16) and SRTF (Fig. 17).
+PAPER_UP_TO = {"las": ("Fig. 16", 15.0), "srtf": ("Fig. 17", 10.0)}
+#: Section V-C: at 10 jobs/hour the cluster saturates at about 0.7 x 10^6 s; abstract: utilisation +28 %.
+PAPER_SATURATION_S, PAPER_UTILISATION = 0.7e6, 28.0
+#: A gain the paper claims without a number at that load: positive.
+ABOVE = Direction(">", 0.0)
+
+
+def compare_synergy(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
+    reason = missing(rows)
+    rows = [] if reason else rows
+    note = reason or "synthetic Synergy-like jobs (Synergy's Philly-based trace is not public), n = 1 seed"
+    loads = sorted({r["jobs_per_hour"] for r in rows if r["scheduler"] == "fifo"}) or sorted(PAPER_FIFO)
+    out = _fig14(rows, loads, note) + _fig16_17(rows, note) + _fig15(rows, note) + _fig19(rows, note)
+    return out
+
+
+def _fig14(rows: Sequence[Mapping[str, Any]], loads: Sequence[float], note: str) -> list[PaperValue]:
+    out = []
+    for load in loads:
+        paper, paper_multi = PAPER_FIFO.get(load, (None, None))
+        pal = f"PAL avg JCT gain over Tiresias, FIFO, {load:g} jobs/h"
+        out.append(PaperValue("Fig. 14", pal, paper, gain(rows, PAL, "mean_jct_s", "fifo", load), "%", note, ABOVE))
+        what = f"PAL multi-GPU jobs' avg JCT gain over Tiresias, FIFO, {load:g} jobs/h"
+        ours = gain(rows, PAL, "multi_jct_s", "fifo", load)
+        out.append(PaperValue("Fig. 14", what, paper_multi, ours, "%", note, ABOVE))
+        pm = gain(rows, "pm-first", "mean_jct_s", "fifo", load)
+        if pm is not None or not rows:
+            what = f"PM-First avg JCT gain over Tiresias, FIFO, {load:g} jobs/h"
+            out.append(PaperValue("Fig. 14", what, None, pm, "%", note, Direction("<", pal)))
+        others = [_mean(rows, "mean_jct_s", scheduler="fifo", jobs_per_hour=load, policy=p) for p in BASELINES[1:]]
+        base = _mean(rows, "mean_jct_s", scheduler="fifo", jobs_per_hour=load, policy=TIRESIAS)
+        best = min((o for o in others if o is not None), default=None)
+        if best is not None or not rows:
+            what = f"Tiresias avg JCT / best other baseline's, FIFO, {load:g} jobs/h"
+            ours = None if best is None or base is None else base / best
+            out.append(PaperValue("Fig. 14", what, None, ours, "x", note, Direction("<", 1.0)))
+    return out
+
+
+def _fig16_17(rows: Sequence[Mapping[str, Any]], note: str) -> list[PaperValue]:
+    fifo_loads = {r["jobs_per_hour"] for r in rows if r["scheduler"] == "fifo"}
+    out = []
+    for scheduler, (item, paper) in PAPER_UP_TO.items():
+        loads = sorted({r["jobs_per_hour"] for r in rows if r["scheduler"] == scheduler})
+        gains = {load: gain(rows, PAL, "mean_jct_s", scheduler, load) for load in loads}
+        for load, value in gains.items():
+            what = f"PAL avg JCT gain over Tiresias, {scheduler.upper()}, {load:g} jobs/h"
+            out.append(PaperValue(item, what, None, value, "%", note))
+        best = max((g for g in gains.values() if g is not None), default=None)
+        top = f"PAL largest avg JCT gain over Tiresias, {scheduler.upper()}"
+        out.append(PaperValue(item, top, paper, best, "%", note, side(paper, 0.0)))
+        same = [load for load in loads if load in fifo_loads]
+        fifo = max((g for load in same if (g := gain(rows, PAL, "mean_jct_s", "fifo", load)) is not None), default=None)
+        what = f"PAL largest avg JCT gain over Tiresias, FIFO, at the {scheduler.upper()} loads"
+        out.append(PaperValue(item, what, None, fifo, "%", note, Direction("<", top)))
+        if scheduler == "las":
+            ratios = (_ratio(rows, "mean_jct_s", _run("las", x, TIRESIAS), _run("fifo", x, TIRESIAS)) for x in same)
+            ratio = [r for r in ratios if r is not None]
+            what = "Tiresias avg JCT under LAS / under FIFO, mean over the LAS loads"
+            out.append(PaperValue(item, what, None, fmean(ratio) if ratio else None, "x", note, Direction(">", 1.0)))
+    return out
+
+
+def saturation_s(hourly: Sequence[float], gpus: int) -> float | None:
+    """The first time (s) all ``gpus`` are in use for a whole hour (None: never)."""
+    return next((i * SERIES_ROUNDS * ROUND for i, g in enumerate(hourly) if g >= gpus), None)
+
+
+def _fig15(rows: Sequence[Mapping[str, Any]], note: str) -> list[PaperValue]:
+    series = {r["jobs_per_hour"]: r for r in rows if "gpus_in_use" in r and r["policy"] == TIRESIAS}
+    low, high = (series.get(load) for load in SERIES_LOADS)
+    what = f"share of GPUs in use, Tiresias, FIFO, {SERIES_LOADS[0]:g} jobs/h"
+    ours = None if low is None else fmean(low["gpus_in_use"]) / low["gpus"]
+    out = [PaperValue("Fig. 15", what, None, ours, "", note, Direction("<", 1.0))]
+    what = f"time all GPUs are first busy for an hour, Tiresias, FIFO, {SERIES_LOADS[1]:g} jobs/h"
+    ours = None if high is None else saturation_s(high["gpus_in_use"], high["gpus"])
+    out.append(PaperValue("Fig. 15", what, PAPER_SATURATION_S, ours, "s", note, equal(0.5)))
+    util = _ratio(rows, "mean_utilisation", _run("fifo", 10.0, PAL), _run("fifo", 10.0, TIRESIAS))
+    ours = None if util is None else 100 * (util - 1)
+    what = "PAL mean GPU utilisation over Tiresias', FIFO, 10 jobs/h (abstract)"
+    cause = (
+        "GPUs in use count occupancy, not useful work: PAL's jobs run on faster GPUs and need fewer GPU-hours, "
+        "so the same jobs keep fewer GPUs busy; the abstract does not say which runs its 28 % comes from"
+    )
+    out.append(PaperValue("Fig. 15", what, PAPER_UTILISATION, ours, "%", note, ABOVE, cause=cause))
+    return out
+
+
+def _fig19(rows: Sequence[Mapping[str, Any]], note: str) -> list[PaperValue]:
+    waits = {(r["scheduler"], r["jobs_per_hour"], r["policy"]): r["wait_s"] for r in rows if "wait_s" in r}
+    load = SERIES_LOADS[0]
+    out = []
+
+    def mean_h(scheduler: str, policy: str) -> float | None:
+        found = waits.get((scheduler, load, policy))
+        return fmean(found) / 3600 if found else None
+
+    for scheduler in ("las", "srtf", "fifo"):
+        base = f"Tiresias mean wait, {scheduler.upper()}, {load:g} jobs/h"
+        order = Direction(">", f"Tiresias mean wait, FIFO, {load:g} jobs/h") if scheduler != "fifo" else None
+        out.append(PaperValue("Fig. 19", base, None, mean_h(scheduler, TIRESIAS), "h", note, order))
+        what = f"PAL mean wait, {scheduler.upper()}, {load:g} jobs/h"
+        out.append(PaperValue("Fig. 19", what, None, mean_h(scheduler, PAL), "h", note, Direction("<", base)))
+    for scheduler, op in (("las", "<"), ("fifo", ">")):
+        found = waits.get((scheduler, load, TIRESIAS))
+        third = len(found) // 3 if found else 0
+        ours = fmean(found[-third:]) - fmean(found[:third]) if found and third else None
+        what = f"Tiresias mean wait, last third of jobs - first third, {scheduler.upper()}, {load:g} jobs/h"
+        out.append(
+            PaperValue("Fig. 19", what, None, None if ours is None else ours / 3600, "h", note, Direction(op, 0.0))
+        )
+    return out
