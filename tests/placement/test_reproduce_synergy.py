@@ -9,7 +9,7 @@ import pytest
 
 from packgap.analysis.kit import no_tick
 from packgap.analysis.placement import KIT
-from packgap.analysis.placement.repro_synergy import Sizes, saturation_s, synergy_rows
+from packgap.analysis.placement.repro_synergy import Sizes, saturation_s, synergy_rows, waiting_load
 
 REP = next(r for r in KIT.reproductions if r.name == "pal-synergy")
 TINY = Sizes(60, (20, 50), (8.0, 10.0), (8.0,), ("packed-sticky", "pm-first", "pal"), ("packed-sticky", "pal"), 16)
@@ -40,7 +40,8 @@ def test_rows_cover_the_plan_and_keep_series_where_drawn(profiles: Path) -> None
     series = {(r["scheduler"], r["jobs_per_hour"], r["policy"]) for r in rows if "gpus_in_use" in r}
     assert series == {("fifo", x, p) for x in (8.0, 10.0) for p in ("packed-sticky", "pal")}
     waits = [r for r in rows if "wait_s" in r]
-    assert {r["policy"] for r in waits} == {"packed-sticky", "pal"} and all(len(r["wait_s"]) == 30 for r in waits)
+    assert {r["policy"] for r in waits} == {"packed-sticky", "pal"} and len(waits) == 2 * 2 + 2 * 2
+    assert all(r["first_job"] == 20 and len(r["wait_s"]) == 30 for r in waits)
     for r in (r for r in rows if "gpus_in_use" in r):
         assert max(r["gpus_in_use"]) <= 16 and len(r["gpus_in_use"]) == -(-r["makespan_s"] // 3600)
 
@@ -61,7 +62,7 @@ def test_compare_and_draw(profiles: Path, tmp_path: Path) -> None:
         for p in ("pal", "packed-sticky")
     )
     assert fifo == pytest.approx(100 * (1 - pal / base))
-    assert values["PAL mean wait, LAS, 8 jobs/h"].ours is not None
+    assert values["PAL mean wait, LAS"].ours is not None
     paths = REP.draw(rows, tmp_path)
     assert sorted(p.name for p in paths if p.suffix == ".png") == [
         "pal_fig14_16_17.png",
@@ -73,3 +74,13 @@ def test_compare_and_draw(profiles: Path, tmp_path: Path) -> None:
 def test_saturation_is_the_first_full_hour() -> None:
     assert saturation_s([3.0, 16.0, 15.0, 16.0], 16) == 3600.0
     assert saturation_s([3.0, 15.9], 16) is None
+
+
+def test_waits_are_shown_at_the_first_load_where_jobs_queue_an_hour() -> None:
+    def row(load: float, wait_h: float) -> dict[str, object]:
+        return {"scheduler": "fifo", "jobs_per_hour": load, "policy": "packed-sticky", "mean_wait_s": 3600 * wait_h}
+
+    las = [{"scheduler": "las", "jobs_per_hour": x, "policy": "pal"} for x in (8.0, 10.0, 12.0)]
+    assert waiting_load([*las, row(8.0, 0.1), row(10.0, 1.0), row(12.0, 9.0)]) == 10.0
+    assert waiting_load([*las, row(8.0, 0.1), row(10.0, 0.2), row(12.0, 0.3)]) == 12.0
+    assert waiting_load([]) == 8.0
