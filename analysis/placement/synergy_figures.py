@@ -128,7 +128,7 @@ def draw_waits(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
         legend(ax)
     fig.suptitle(
         f"PAL Fig. 19: wait per job at {load:g} jobs/hour per 256 GPUs, the lowest load where FIFO waits average 1 h "
-        f"(paper: 8; {_sample(rows)}, seed {seed})"
+        f"(paper: 8)\n{_sample(rows)}, seed {seed}"
     )
     return save_figure(fig, out_dir, "pal_fig19")
 

@@ -71,9 +71,11 @@ def test_compare_and_draw(profiles: Path, tmp_path: Path) -> None:
     ]
 
 
-def test_saturation_is_the_first_full_hour() -> None:
-    assert saturation_s([3.0, 16.0, 15.0, 16.0], 16) == 3600.0
-    assert saturation_s([3.0, 15.9], 16) is None
+def test_saturation_starts_the_longest_full_stretch() -> None:
+    hour = 12 * 300.0
+    assert saturation_s([3.0, 16.0, 15.0, 16.0, 16.0, 15.8, 2.0], 16) == 3 * hour
+    assert saturation_s([16.0, 16.0, 3.0], 16) == 0.0
+    assert saturation_s([3.0, 15.0], 16) is None
 
 
 def test_waits_are_shown_at_the_first_load_where_jobs_queue_an_hour() -> None:
