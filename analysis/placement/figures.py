@@ -13,6 +13,7 @@ from typing import Any
 
 from packgap.analysis.plotting import (
     BLACK,
+    GREY,
     band_note,
     band_shows,
     color,
@@ -215,3 +216,45 @@ def draw_round_gaps(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Pa
     traces = "one Sia-Philly trace" if len(workloads) == 1 else f"{len(workloads)} Sia-Philly traces"
     fig.suptitle(f"PAL rounds along {traces} vs exact-blocks{band}")
     return save_figure(fig, out_dir, "pal_round_gaps")
+
+
+def draw_testbed(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    from packgap.analysis.placement.repro_testbed import PAPER_CLUSTER_H, PAPER_JCT_H, mean_jct_h
+
+    rows = [r for r in _present(rows) if r["profiles"] == "Frontera"]
+    if not rows:
+        return []
+    fig, (cdf, boxes) = _figure(12.8, 4.4, 2)
+    penalties = sorted({r["l_across"] for r in rows})
+    policies = list(dict.fromkeys(r["policy"] for r in rows))
+    first = min(r["seed"] for r in rows)
+    for penalty, style in zip(penalties, ("-", "--"), strict=False):
+        for r in (r for r in rows if r["l_across"] == penalty and r["seed"] == first):
+            hours = sorted(j / 3600 for j in r["jct_s"])
+            share = [(i + 1) / len(hours) for i in range(len(hours))]
+            label = f"{LABELS[r['policy']]}, $L_\\mathrm{{across}}$ {penalty:g}"
+            cdf.step(hours, share, style, where="post", color=color(r["policy"]), label=label)
+    log_axis(cdf)
+    cdf.set(
+        xlabel="job completion time (h)", ylabel="share of jobs", title=f"Fig. 9 (simulated): JCT CDF, seed {first}"
+    )
+    legend(cdf)
+    groups = [(p, penalty) for penalty in penalties for p in policies]
+    pooled = [[j / 3600 for r in rows if (r["policy"], r["l_across"]) == g for j in r["jct_s"]] for g in groups]
+    fliers = {"markersize": 3, "markeredgecolor": GREY}
+    drawn = boxes.boxplot(pooled, patch_artist=True, medianprops={"color": BLACK}, flierprops=fliers)
+    for box, (policy, _) in zip(drawn["boxes"], groups, strict=True):
+        box.set(facecolor=color(policy), alpha=0.6)
+    xs = range(1, len(groups) + 1)
+    means = [mean_jct_h(rows, p, penalty) for p, penalty in groups]
+    boxes.scatter(xs, means, marker="o", s=40, color="white", edgecolor=BLACK, zorder=4, label="our avg JCT")
+    paper_marker(boxes, xs, [PAPER_JCT_H[p] for p, _ in groups], label="paper avg JCT, simulation")
+    paper_marker(boxes, xs, [PAPER_CLUSTER_H[p] for p, _ in groups], marker="v", label="paper avg JCT, testbed")
+    labels = [f"{LABELS[p].split(' ')[0]}\n$L_\\mathrm{{across}}$ {penalty:g}" for p, penalty in groups]
+    boxes.set_xticks(list(xs), labels)
+    log_axis(boxes, axis="y")
+    boxes.set(xlabel="placement policy", ylabel="job completion time (h)", title="Fig. 10 (simulated): JCT per job")
+    legend(boxes, outside=True)
+    seeds = len({r["seed"] for r in rows})
+    fig.suptitle(f"PAL Figs. 9-10, Table IV: simulated Sia-Cluster trace (160 jobs, 64 GPUs, LAS; n = {seeds} seeds)")
+    return save_figure(fig, out_dir, "pal_fig9_10")

@@ -1,9 +1,12 @@
-"""PAL's Fig. 11, 12, 13 and 18, and a new figure: per-round gaps to the exact round optimum.
+"""PAL's Table IV and Figs. 9-19 (the simulated halves of Table IV and Figs. 9-10 in one reproduction, the
+Synergy section's Figs. 14-17 and 19 in another), and a new figure: per-round gaps to the exact round optimum.
 
 One module per reproduction: :mod:`packgap.analysis.placement.repro_jct` (Fig. 11 and 13, which share
 their runs), :mod:`packgap.analysis.placement.repro_waits` (Fig. 12),
-:mod:`packgap.analysis.placement.repro_overhead` (Fig. 18) and
-:mod:`packgap.analysis.placement.repro_round_gaps`; the Sia-Philly setup they share is
+:mod:`packgap.analysis.placement.repro_overhead` (Fig. 18),
+:mod:`packgap.analysis.placement.repro_round_gaps`, :mod:`packgap.analysis.placement.repro_testbed`
+(Table IV, Figs. 9-10) and the Synergy section (Figs. 14-17, 19:
+:mod:`packgap.analysis.placement.repro_synergy`); the Sia-Philly setup they share is
 :mod:`packgap.analysis.placement.sia_philly`.
 """
 
@@ -17,6 +20,7 @@ from packgap.analysis.method import Deferred
 JCT, WAITS = "packgap.analysis.placement.repro_jct", "packgap.analysis.placement.repro_waits"
 OVERHEAD, ROUND_GAPS = "packgap.analysis.placement.repro_overhead", "packgap.analysis.placement.repro_round_gaps"
 FIGURES = "packgap.analysis.placement.figures"
+SYNERGY, TESTBED = "packgap.analysis.placement.repro_synergy", "packgap.analysis.placement.repro_testbed"
 
 
 def _readings(quick: bool) -> dict[str, Any]:
@@ -70,6 +74,24 @@ REPRODUCTIONS = tuple(
             Deferred(f"{FIGURES}:draw_round_gaps"),
             Deferred(f"{ROUND_GAPS}:compare_round_gaps"),
             Deferred(f"{ROUND_GAPS}:round_gaps_size"),
+        ),
+        (
+            "pal-synergy",
+            "Figs. 14-17, 19",
+            "Synergy traces: average JCT, GPUs in use and waits vs job load under FIFO, LAS, SRTF",
+            Deferred(f"{SYNERGY}:synergy"),
+            Deferred("packgap.analysis.placement.synergy_figures:draw_synergy"),
+            Deferred(f"{SYNERGY}:compare_synergy"),
+            Deferred(f"{SYNERGY}:synergy_size"),
+        ),
+        (
+            "pal-table4",
+            "Table IV, Figs. 9-10",
+            "Simulation half of the testbed comparison: Tiresias vs PAL on the Sia-Cluster trace",
+            Deferred(f"{TESTBED}:testbed"),
+            Deferred(f"{FIGURES}:draw_testbed"),
+            Deferred(f"{TESTBED}:compare_testbed"),
+            Deferred(f"{TESTBED}:testbed_size"),
         ),
     )
 )

@@ -136,7 +136,7 @@ def test_fig18_rows_and_figure(tmp_path: Path) -> None:
     assert drawn(rep.draw(rows, tmp_path)) == [".pdf", ".png"]
 
 
-@pytest.mark.parametrize("name", ["pal-fig11", "pal-fig12", "pal-fig13", "pal-round-gaps"])
+@pytest.mark.parametrize("name", ["pal-fig11", "pal-fig12", "pal-fig13", "pal-round-gaps", "pal-synergy", "pal-table4"])
 def test_without_traces_rows_say_so(no_traces: None, tmp_path: Path, name: str) -> None:
     rep = REPRODUCTIONS[name]
     rows = rep.compute(True, no_tick)
