@@ -359,9 +359,9 @@ def _spikes(hours: Mapping[tuple[str, str], Sequence[float]], scheduler: str) ->
     share = {s: fmean(w > 1.0 for w in hours.get((s, TIRESIAS)) or [0.0]) for s in (scheduler, "fifo")}
     return (
         f"measured: {share[scheduler]:.0%} of the jobs wait over an hour under {scheduler.upper()}, "
-        f"{share['fifo']:.0%} under FIFO; FIFO queues every job behind all earlier ones, LAS and SRTF queue the long jobs behind every new "
-        "short one: which meets the longer spikes depends on when long jobs meet a busy cluster (the paper's trace is "
-        "not public)"
+        f"{share['fifo']:.0%} under FIFO; FIFO queues every job behind all earlier ones, LAS and SRTF queue "
+        "the long jobs behind every new short one: which meets the longer spikes depends on when long jobs "
+        "meet a busy cluster (the paper's trace is not public)"
     )
 
 
