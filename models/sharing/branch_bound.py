@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
+from packgap.models.sharing.incumbent import improve
 from packgap.models.sharing.node_bound import NodeBound, Running
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
@@ -300,6 +301,10 @@ def solve(
     search = Search(instance, deadline, max_nodes, every_batch, rules)
     if incumbent is not None:
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
+    if rules.local_search:
+        value, found = improve(instance, search.perf, incumbent, every_batch)
+        if value < search.best:
+            search.best, search.best_starts = value, [Start(*s) for s in found]
     if on_start is not None:
         on_start()
     everyone = list(range(len(instance.jobs)))
