@@ -62,6 +62,9 @@ from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
 PRUNE_TOL = 1e-9
 
+#: The search's default node limit.
+MAX_NODES = 5_000_000
+
 #: After a stop, open children get their quick bounds for at most this long (s) and this
 #: share of the time limit; then each open node's own bound stands for its children.
 GRACE_S = 1.0
@@ -291,7 +294,7 @@ def solve(
     incumbent: SharingSolution | None,
     *,
     time_limit: float | None,
-    max_nodes: int = 5_000_000,
+    max_nodes: int = MAX_NODES,
     every_batch: bool = True,
     rules: Rules = ALL_RULES,
     on_start: Callable[[], None] | None = None,

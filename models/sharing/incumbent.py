@@ -26,7 +26,7 @@ import random
 
 from packgap.sharing import Perf, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder
-from packgap.sharing.progress import TIME_TOL, co_located_rates
+from packgap.sharing.progress import TIME_TOL
 
 #: Decodes per job squared: 10 jobs get 2,000 (one move of every job to every place ~20 times).
 DECODES_PER_PAIR = 20
@@ -51,6 +51,7 @@ class Decoder:
         self.slots = instance.cluster.max_jobs_per_gpu
         self.memory = instance.cluster.gpu_memory_gb
         self.ladders = [[(perf.memory(j.id, b), b) for b in ladder(j.batch)] for j in instance.jobs]
+        self.xi = [[perf.xi(a, b) for b in self.ids] for a in self.ids]
         self.solo = [perf.solo_time(j.id, perf.solo_batch(j)) for j in instance.jobs]
 
     def place(
@@ -73,7 +74,7 @@ class Decoder:
         jobs, (order, share, shrink) = self.inst.jobs, plan
         holders: list[list[int]] = [[] for _ in range(self.inst.cluster.gpus)]
         used = [0.0] * len(holders)
-        running: dict[int, tuple[tuple[int, ...], int, float]] = {}
+        running: dict[int, tuple[tuple[int, ...], int, float, float]] = {}
         starts: list[Started] = []
         now, done, k = 0.0, 0.0, 0
         while k < len(order) or running:
@@ -84,19 +85,23 @@ class Decoder:
                     for g in gpus:
                         holders[g].append(j)
                         used[g] += self.perf.memory(self.ids[j], b)
-                    running[j] = (gpus, b, float(jobs[j].iterations))
+                    running[j] = (gpus, b, float(jobs[j].iterations), self.perf.t_iter(self.ids[j], b))
                     starts.append((j, now, gpus, b))
                     k += 1
                     continue
-            rates = co_located_rates(self.perf, {self.ids[r]: (g, b) for r, (g, b, _) in running.items()})
-            finishes = {r: left / rates[self.ids[r]] for r, (_, _, left) in running.items()}
+            # Eqs. 5-7: the pace of the slowest worker, beside its worst partner.
+            rates = {
+                r: 1.0 / (t * max([self.xi[r][h] for g in gpus for h in holders[g] if h != r], default=1.0))
+                for r, (gpus, _, _, t) in running.items()
+            }
+            finishes = {r: left / rates[r] for r, (_, _, left, _) in running.items()}
             waits = k < len(order) and jobs[order[k]].arrival > now + TIME_TOL
             arrival = jobs[order[k]].arrival if waits else math.inf
             step = min([*finishes.values(), arrival - now])
             # Land exactly on an arrival, as the search does.
             later = arrival if arrival - now <= step else now + step
             for r, f in finishes.items():
-                gpus, b, left = running[r]
+                gpus, b, left, t = running[r]
                 if f <= step * (1 + 1e-12):
                     done += now + f
                     del running[r]
@@ -104,7 +109,7 @@ class Decoder:
                         holders[g].remove(r)
                         used[g] -= self.perf.memory(self.ids[r], b)
                 else:
-                    running[r] = (gpus, b, left - rates[self.ids[r]] * step)
+                    running[r] = (gpus, b, left - rates[r] * step, t)
             now = later
             if done >= cutoff:
                 return math.inf, []
