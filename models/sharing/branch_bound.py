@@ -65,6 +65,9 @@ PRUNE_TOL = 1e-9
 #: The search's default node limit.
 MAX_NODES = 5_000_000
 
+#: The share of the time limit the first incumbent's local search may take at most.
+LOCAL_SEARCH_SHARE = 0.1
+
 #: After a stop, open children get their quick bounds for at most this long (s) and this
 #: share of the time limit; then each open node's own bound stands for its children.
 GRACE_S = 1.0
@@ -305,7 +308,8 @@ def solve(
     if incumbent is not None:
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
     if rules.local_search:
-        value, found = improve(instance, search.perf, incumbent, every_batch)
+        share = math.inf if time_limit is None else LOCAL_SEARCH_SHARE * time_limit
+        value, found = improve(instance, search.perf, incumbent, every_batch, time.perf_counter() + share)
         if value < search.best:
             search.best, search.best_starts = value, [Start(*s) for s in found]
     if on_start is not None:

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from packgap.sharing import Perf, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder
 from packgap.sharing.progress import TIME_TOL
 
-#: Decodes per job squared: 10 jobs get 2,000 (one move of every job to every place ~20 times).
+#: Decodes per job squared: 10 jobs get 2,000 (one move of every job to every place ~20 times),
+#: at most :data:`MAX_DECODES` (a decode costs ~n^2, so larger instances get fewer).
 DECODES_PER_PAIR = 20
+MAX_DECODES = 4_000
 
 #: A decoded start: (job index, time, GPU ids, sub-batch).
 Started = tuple[int, float, tuple[int, ...], int]
@@ -117,26 +120,27 @@ class Decoder:
 
 
 def improve(
-    instance: SharingInstance, perf: Perf, start: SharingSolution | None, every_batch: bool
+    instance: SharingInstance, perf: Perf, start: SharingSolution | None, every_batch: bool, deadline: float
 ) -> tuple[float, list[Started]]:
     """The sum of completions and the starts of the best schedule that the local search of the
     module docstring finds from ``start``'s start order and from the order of earliest solo
     finish; without ``every_batch`` every job takes the largest sub-batch that fits (the
-    search's restricted class)."""
+    search's restricted class). It also stops at ``deadline`` (``time.perf_counter``), a stop
+    for time limits only: well inside them the result does not depend on the clock."""
     decoder = Decoder(instance, perf)
     index = {j.id: i for i, j in enumerate(instance.jobs)}
     n = len(index)
     seeds = [sorted(range(n), key=lambda j: (instance.jobs[j].arrival + decoder.solo[j], j))]
     if start is not None:
         seeds.insert(0, [index[j.id] for j in sorted(start.jobs, key=lambda s: (s.start, index[s.id]))])
-    search = LocalSearch(decoder, DECODES_PER_PAIR * n * n, every_batch)
+    search = LocalSearch(decoder, min(MAX_DECODES, DECODES_PER_PAIR * n * n), every_batch, deadline)
     for seed in seeds:
         for shared in (True, False):
             search.descend((seed, [shared] * n, [0] * n))
     # Iterated local search: restarts from the best plan with a few jobs moved at random
     # (a fixed seed, so the same instance always gets the same incumbent).
     rng = random.Random(n)
-    while search.budget > 0:
+    while not search.spent():
         order, share, shrink = search.best_plan
         order = list(order)
         for _ in range(KICKS):
@@ -149,10 +153,10 @@ def improve(
 
 class LocalSearch:
     """First-improvement descent over single moves of a :data:`Plan`; keeps the best plan seen
-    and counts decodes against ``budget``."""
+    and stops once ``budget`` decodes are spent or the clock passes ``deadline``."""
 
-    def __init__(self, decoder: Decoder, budget: int, every_batch: bool) -> None:
-        self.decoder, self.budget, self.every_batch = decoder, budget, every_batch
+    def __init__(self, decoder: Decoder, budget: int, every_batch: bool, deadline: float) -> None:
+        self.decoder, self.budget, self.every_batch, self.deadline = decoder, budget, every_batch, deadline
         self.best = math.inf
         self.best_starts: list[Started] = []
         self.best_plan: Plan = ([], [], [])
@@ -172,7 +176,7 @@ class LocalSearch:
         value, starts = self.decoder.decode(plan)
         self.budget -= 1
         improved = True
-        while improved and self.budget > 0:
+        while improved and not self.spent():
             improved = False
             for j in range(len(plan[0])):
                 for other in self.neighbours(plan, j):
@@ -181,7 +185,10 @@ class LocalSearch:
                     if found < value:
                         value, starts, plan, improved = found, found_starts, other, True
                         break
-                if self.budget <= 0:
+                if self.spent():
                     break
         if value < self.best:
             self.best, self.best_starts, self.best_plan = value, starts, plan
+
+    def spent(self) -> bool:
+        return self.budget <= 0 or time.perf_counter() > self.deadline

@@ -24,7 +24,7 @@ def test_decoded_schedules_are_feasible_and_priced_as_replayed(inst: SharingInst
     """Feasible, and without ``every_batch`` in the restricted class: each job at the largest
     sub-batch that fits beside the jobs on its GPUs when it starts."""
     perf = Perf(inst)
-    value, starts = improve(inst, perf, None, every_batch)
+    value, starts = improve(inst, perf, None, every_batch, math.inf)
     search = Search(inst, math.inf, 0, True, ALL_RULES)
     search.best_starts = [Start(*s) for s in starts]
     solution = _solution(inst, search)
@@ -46,7 +46,7 @@ def test_local_search_finds_the_long_job_that_should_wait() -> None:
     heuristic = best_heuristic(inst)
     perf = Perf(inst)
     before = sum(r.finish for r in replay(inst, heuristic, perf).run.records.values())
-    value, _ = improve(inst, perf, heuristic, True)
+    value, _ = improve(inst, perf, heuristic, True, math.inf)
     assert before > 24_000
     assert value < 16_459 * 1.025
     plain = solve(inst, heuristic, time_limit=None, rules=Rules(local_search=False))
