@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
+from packgap.models.sharing.incumbent import improve
 from packgap.models.sharing.node_bound import NodeBound, Running
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.perf import ladder, steps
@@ -60,6 +61,12 @@ from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
 PRUNE_TOL = 1e-9
+
+#: The search's default node limit.
+MAX_NODES = 5_000_000
+
+#: The share of the time limit the first incumbent's local search may take at most.
+LOCAL_SEARCH_SHARE = 0.1
 
 #: After a stop, open children get their quick bounds for at most this long (s) and this
 #: share of the time limit; then each open node's own bound stands for its children.
@@ -290,7 +297,7 @@ def solve(
     incumbent: SharingSolution | None,
     *,
     time_limit: float | None,
-    max_nodes: int = 5_000_000,
+    max_nodes: int = MAX_NODES,
     every_batch: bool = True,
     rules: Rules = ALL_RULES,
     on_start: Callable[[], None] | None = None,
@@ -300,6 +307,11 @@ def solve(
     search = Search(instance, deadline, max_nodes, every_batch, rules)
     if incumbent is not None:
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
+    if rules.local_search:
+        share = math.inf if time_limit is None else LOCAL_SEARCH_SHARE * time_limit
+        value, found = improve(instance, search.perf, incumbent, every_batch, time.perf_counter() + share)
+        if value < search.best:
+            search.best, search.best_starts = value, [Start(*s) for s in found]
     if on_start is not None:
         on_start()
     everyone = list(range(len(instance.jobs)))

@@ -23,12 +23,14 @@ class Rules:
     SRPT only (:mod:`packgap.models.sharing.bound` at the node); ``left_shift`` False keeps starts
     that :func:`left_shift_dominated` cuts; ``start_order`` False keeps those that
     :func:`start_order_cut` cuts; ``batch_dominance`` False tries every sub-batch that fits
-    (:class:`BatchSignatures`) when ``every_batch`` is on."""
+    (:class:`BatchSignatures`) when ``every_batch`` is on; ``local_search`` False starts from
+    the given incumbent alone, without :func:`packgap.models.sharing.incumbent.improve`."""
 
     node_bound: bool = True
     left_shift: bool = True
     start_order: bool = True
     batch_dominance: bool = True
+    local_search: bool = True
 
 
 #: Every rule on (the search's default).

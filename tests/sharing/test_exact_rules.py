@@ -18,13 +18,14 @@ from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay
 from tests.sharing.helpers import tiny
 
-OFF = Rules(node_bound=False, left_shift=False, start_order=False, batch_dominance=False)
+OFF = Rules(node_bound=False, left_shift=False, start_order=False, batch_dominance=False, local_search=False)
 RULES = (
     Rules(),
     Rules(node_bound=False),
     Rules(left_shift=False),
     Rules(start_order=False),
     Rules(batch_dominance=False),
+    Rules(local_search=False),
 )
 
 
