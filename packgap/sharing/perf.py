@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.sharing.instance import Job, ModelProfile, SharingInstance
+from packgap.sharing.pair_time import sooner_factor
 
 
 def ladder(batch: int) -> tuple[int, ...]:
@@ -84,6 +85,12 @@ class Perf:
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
         self.model_rows = np.array([self.model_index[j.id] for j in instance.jobs], dtype=np.intp)
         self.xi_table = np.array([[instance.interference.xi(a, b) for b in names] for a in names], dtype=float)
+        xi_new, xi_running = self.xi_table, self.xi_table.T
+        #: Per model pair [new job's, running job's]: xi_N, xi_R and the factors of Theorem 1's
+        #: t_con when the new job ends first and when the running one does (:func:`sooner_factor`).
+        self.pair_terms = np.stack(
+            [xi_new, xi_running, sooner_factor(xi_running, xi_new), sooner_factor(xi_new, xi_running)], axis=-1
+        )
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
