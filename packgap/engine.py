@@ -266,6 +266,10 @@ class _Cluster:
         self.active: dict[str, Progress] = {}
         self.running: dict[str, Progress] = {}
         self.slots = np.zeros(0, dtype=np.intp)
+        # The running jobs' columns in the order of ``slots``: done work and seconds run are
+        # advanced here (contiguous arrays, no gather per event) and copied to the ledger;
+        # rate and work are read back from the ledger when a decision changed them.
+        self.done, self.running_s, self.rate, self.work = (np.zeros(0) for _ in range(4))
 
     def apply(self, decision: Decision, now: float) -> None:
         """Set the rates of ``decision``; every running job it stops is preempted."""
@@ -295,6 +299,7 @@ class _Cluster:
             self.ledger.rate[p._slot] = 0.0
             p.preemptions += 1
         started = []
+        changed = bool(stops or decision.charge)
         for jid, rate in decision.rates.items():
             p = active[jid]
             if p.start is None:
@@ -302,33 +307,41 @@ class _Cluster:
             if jid in running and p.rate == rate:
                 continue
             p._run_at(rate, now)
+            changed = True
             if jid not in running:
                 running[jid] = p
                 started.append(p._slot)
+        led = self.ledger
         if stops:
             gone = np.array([self.progress[jid]._slot for jid in stops], dtype=np.intp)
-            self.slots = self.slots[~np.isin(self.slots, gone)]
+            keep = ~np.isin(self.slots, gone)
+            self.slots, self.done, self.running_s = self.slots[keep], self.done[keep], self.running_s[keep]
         if started:
-            self.slots = np.concatenate([self.slots, np.array(started, dtype=np.intp)])
+            new = np.array(started, dtype=np.intp)
+            self.slots = np.concatenate([self.slots, new])
+            self.done = np.concatenate([self.done, led.done[new]])
+            self.running_s = np.concatenate([self.running_s, led.running_s[new]])
+        if changed:
+            self.rate, self.work = led.rate[self.slots], led.work[self.slots]
 
     def earliest_finish(self) -> float:
         """Seconds until the first running job finishes at the current rates."""
         if not self.slots.size:
             return math.inf
-        led, s = self.ledger, self.slots
-        return float(np.min(np.maximum(0.0, led.work[s] - led.done[s]) / led.rate[s]))
+        # max(0, min(left / rate)) is min(max(0, left) / rate): rates are > 0.
+        return max(0.0, float(((self.work - self.done) / self.rate).min()))
 
     def advance(self, step: float, end: float) -> list[str]:
         """Run every running job for ``step`` s up to ``end``; the ids that finished."""
         led, s = self.ledger, self.slots
         if not s.size:
             return []
-        rate, work = led.rate[s], led.work[s]
-        led.running_s[s] += step
-        done = led.done[s] + rate * step
-        led.done[s] = done
-        left = np.maximum(0.0, work - done)
-        over = np.flatnonzero((left <= WORK_TOL * work) | (left / rate <= WORK_TOL * max(1.0, end)))
+        work = self.work
+        self.running_s += step
+        self.done += self.rate * step
+        led.running_s[s], led.done[s] = self.running_s, self.done
+        left = np.maximum(0.0, work - self.done)
+        over = ((left <= WORK_TOL * work) | (left / self.rate <= WORK_TOL * max(1.0, end))).nonzero()[0]
         finished = []
         for k in over.tolist():
             slot = int(s[k])
@@ -339,7 +352,10 @@ class _Cluster:
             finished.append(p.id)
             del self.active[p.id], self.running[p.id]
         if over.size:
-            self.slots = np.delete(s, over)
+            keep = np.ones(s.size, dtype=bool)
+            keep[over] = False
+            self.slots, self.done, self.running_s = s[keep], self.done[keep], self.running_s[keep]
+            self.rate, self.work = self.rate[keep], work[keep]
         return finished
 
 
