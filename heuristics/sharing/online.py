@@ -171,7 +171,8 @@ class View:
             key = self._key(job)
             at = bisect.bisect(self._queue, key)
             self._queue.insert(at, key)
-            self._queue_rows = np.insert(self._queue_rows, at, self._row[job.id])
+            rows = self._queue_rows
+            self._queue_rows = np.concatenate((rows[:at], [self._row[job.id]], rows[at:]))
 
     def _key(self, job: Job) -> tuple[float, float, str]:
         if job.id not in self._keys:
@@ -192,7 +193,7 @@ class View:
         if self._priority is not None:
             at = bisect.bisect_left(self._queue, self._key(job))
             del self._queue[at]
-            self._queue_rows = np.delete(self._queue_rows, at)
+            self._queue_rows = np.concatenate((self._queue_rows[:at], self._queue_rows[at + 1 :]))
         if job.id not in self.log:
             self.co_runners[job.id] = co
             self.batches[job.id] = batch
