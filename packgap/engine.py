@@ -271,7 +271,7 @@ class _Cluster:
         # rate and work are read back from the ledger when a decision changed them.
         self.done, self.running_s, self.rate, self.work = (np.zeros(0) for _ in range(4))
         #: Seconds each running job needs at its rate (set by :meth:`earliest_finish`), and an
-        #: upper bound on work / rate over the running jobs.
+        #: upper bound on work / rate over the running jobs (the largest any job had when set).
         self.due = np.zeros(0)
         self.longest = 0.0
 
@@ -327,7 +327,10 @@ class _Cluster:
             self.running_s = np.concatenate([self.running_s, led.running_s[new]])
         if changed:
             self.rate, self.work = led.rate[self.slots], led.work[self.slots]
-            self.longest = float((self.work / self.rate).max(initial=0.0))
+            now_set = [active[jid]._slot for jid in (*decision.rates, *decision.charge) if jid in running]
+            if now_set:
+                at = np.array(now_set, dtype=np.intp)
+                self.longest = max(self.longest, float((led.work[at] / led.rate[at]).max()))
 
     def earliest_finish(self) -> float:
         """Seconds until the first running job finishes at the current rates (each job's in
