@@ -159,12 +159,13 @@ def pair_table(
     best = t[p, last]
     fits = best < np.inf
     chosen = (share[p, last] if rule.share_flag else True) & fits
+    settled = ~fits
     if rule.sign_test:
-        stays_false = np.ones(len(news), dtype=bool)
+        settled |= ~chosen
     else:
-        margin = t_con.min(axis=1, initial=np.inf) > t_seq.min(axis=1, initial=np.inf) * (1 + 1e-9)
-        # (1 - 1 / (2 xi_N)) xi_R >= 1, as shared_average computes it.
-        stays_false = margin & (running_first >= 1)
-    settled = ~fits | (~chosen & stays_false)
+        # SF false stays false where (1 - 1 / (2 xi_N)) xi_R >= 1 (as shared_average computes
+        # it) and t_con exceeds t_seq by the margin: tested on those pairs only.
+        undecided = (~chosen & fits & (running_first >= 1)).nonzero()[0]
+        settled[undecided] = t_con[undecided].min(axis=1) > t_seq[undecided].min(axis=1) * (1 + 1e-9)
     batch = np.where(fits, ladders.batches[news, first + last], ladders.batches[news, 0])
     return SharingTable(chosen, batch, best, settled)
