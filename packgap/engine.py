@@ -284,6 +284,8 @@ class _Cluster:
             p = active[jid]
             p.charged += extra
             self.ledger.work[p._slot] = p.work
+        # Slots whose work or rate this decision sets (a stopped one has rate 0 and drops out).
+        reset = [active[jid]._slot for jid in decision.charge]
         for jid, rate in decision.rates.items():
             if jid not in active:
                 state = "unknown" if jid not in self.progress else "not active (not arrived or already finished)"
@@ -312,6 +314,7 @@ class _Cluster:
                 continue
             p._run_at(rate, now)
             changed = True
+            reset.append(p._slot)
             if jid not in running:
                 running[jid] = p
                 started.append(p._slot)
@@ -327,9 +330,9 @@ class _Cluster:
             self.running_s = np.concatenate([self.running_s, led.running_s[new]])
         if changed:
             self.rate, self.work = led.rate[self.slots], led.work[self.slots]
-            now_set = [active[jid]._slot for jid in (*decision.rates, *decision.charge) if jid in running]
-            if now_set:
-                at = np.array(now_set, dtype=np.intp)
+            at = np.array(reset, dtype=np.intp)
+            at = at[led.rate[at] > 0]
+            if at.size:
                 self.longest = max(self.longest, float((led.work[at] / led.rate[at]).max()))
 
     def earliest_finish(self) -> float:
