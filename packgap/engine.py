@@ -266,13 +266,10 @@ class _Cluster:
         self.active: dict[str, Progress] = {}
         self.running: dict[str, Progress] = {}
         self.slots = np.zeros(0, dtype=np.intp)
-        # The running jobs' columns in the order of ``slots``: done work and seconds run are
-        # advanced here (contiguous arrays, no gather per event) and copied to the ledger;
-        # rate and work are read back from the ledger when a decision changed them.
-        self.done, self.running_s, self.rate, self.work = (np.zeros(0) for _ in range(4))
-        #: Seconds each running job needs at its rate (set by :meth:`earliest_finish`), and an
-        #: upper bound on work / rate over the running jobs (the largest any job had when set).
-        self.due = np.zeros(0)
+        # The running jobs' columns in the order of ``slots`` (contiguous, no gather per event;
+        # done and running_s copied to the ledger), their seconds ``due`` at their rates, and a
+        # bound on work / rate over them (the largest any job had when its rate was set).
+        self.done, self.running_s, self.rate, self.work, self.due = (np.zeros(0) for _ in range(5))
         self.longest = 0.0
 
     def apply(self, decision: Decision, now: float) -> None:
@@ -305,7 +302,6 @@ class _Cluster:
             self.ledger.rate[p._slot] = 0.0
             p.preemptions += 1
         started = []
-        changed = bool(stops or decision.charge)
         for jid, rate in decision.rates.items():
             p = active[jid]
             if p.start is None:
@@ -313,7 +309,6 @@ class _Cluster:
             if jid in running and p.rate == rate:
                 continue
             p._run_at(rate, now)
-            changed = True
             reset.append(p._slot)
             if jid not in running:
                 running[jid] = p
@@ -328,7 +323,7 @@ class _Cluster:
             self.slots = np.concatenate([self.slots, new])
             self.done = np.concatenate([self.done, led.done[new]])
             self.running_s = np.concatenate([self.running_s, led.running_s[new]])
-        if changed:
+        if stops or reset:
             self.rate, self.work = led.rate[self.slots], led.work[self.slots]
             at = np.array(reset, dtype=np.intp)
             at = at[led.rate[at] > 0]
@@ -336,8 +331,7 @@ class _Cluster:
                 self.longest = max(self.longest, float((led.work[at] / led.rate[at]).max()))
 
     def earliest_finish(self) -> float:
-        """Seconds until the first running job finishes at the current rates (each job's in
-        :attr:`due`, which :meth:`advance` reads)."""
+        """Seconds until the first running job finishes at the current rates (each job's: ``due``)."""
         if not self.slots.size:
             return math.inf
         self.due = (self.work - self.done) / self.rate
@@ -353,9 +347,8 @@ class _Cluster:
         self.running_s += step
         self.done += self.rate * step
         led.running_s[s], led.done[s] = self.running_s, self.done
-        # Only a job due within this step, give or take twice the tolerances, can have
-        # finished: the float error of its due time and its progress is ~1e-16 of work / rate
-        # and of the step, far below WORK_TOL. The test itself runs on those few.
+        # Only a job due within the step give or take twice the tolerances can have finished
+        # (float error ~1e-16 of work / rate and of the step, far below WORK_TOL): tested alone.
         near = (self.due <= step + 2 * WORK_TOL * max(1.0, end, self.longest)).nonzero()[0]
         left = np.maximum(0.0, work[near] - self.done[near])
         over = near[(left <= WORK_TOL * work[near]) | (left / self.rate[near] <= WORK_TOL * max(1.0, end))]

@@ -22,8 +22,9 @@ judged with R's remaining solo time at R's sub-batch. Complexity per job:
 O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states. Over a workload, a
 (waiting job, holder) pair whose SF is settled false is not evaluated again while the
 holder holds GPUs alone (:class:`Settled`), and the evaluations a state of the cluster
-needs run as one array computation
-(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`).
+needs run as array computations over many pairs
+(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`), in queue order up to the
+first job they serve.
 """
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
     A job is skipped, as the printed loop would skip it, when it needs more GPUs than are
     free or held alone, or when it needs Algorithm 2 and free GPUs plus the lone GPUs of the
     holders it is not settled with (:class:`Settled`) could not serve it. The others that
-    need Algorithm 2 before the next job that fits on free GPUs get it at once, as one array
-    over their unsettled pairs; the first served one starts, and the walk goes on after it.
+    need Algorithm 2 before the next job that fits on free GPUs get it as arrays over their
+    unsettled pairs, in queue order up to the first one served
+    (:meth:`Settled.first_served`); that one starts, and the walk goes on after it.
     """
     known: Settled | None = None
 
