@@ -161,22 +161,19 @@ class Settled:
 
     def follow(self) -> None:
         """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
-        moved = np.array(self.view.take_lone_moves(), dtype=np.intp)
-        old, new = self.counts[moved], self.view.lone_count[moved]
-        self.counts[moved] = new
-        slots = self.slot[moved]
-        changed = (slots >= 0) & (old != new)
-        if not changed.any():
-            return
-        slots, old, new, rows = slots[changed], old[changed], new[changed], moved[changed]
         waiting = self.view.queue_rows()
-        self.settled_gpus[waiting] += (new - old) @ self.marks[slots[:, None], waiting]
-        gone = slots[new == 0]
-        if gone.size:
-            self.open_pairs[waiting] -= self.open[gone[:, None], waiting].sum(axis=0)
-            self.marks[gone] = self.open[gone] = False
-            self.slot[rows[new == 0]] = -1
-            self.spare.extend(gone.tolist())
+        for row in self.view.take_lone_moves():
+            old, new = int(self.counts[row]), int(self.view.lone_count[row])
+            self.counts[row] = new
+            slot = int(self.slot[row])
+            if slot < 0 or old == new:
+                continue
+            self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
+            if new == 0:
+                self.open_pairs[waiting] -= self.open[slot, waiting]
+                self.marks[slot] = self.open[slot] = False
+                self.slot[row] = -1
+                self.spare.append(slot)
 
     def slots(self, holders: np.ndarray) -> np.ndarray:
         """The holders' slots, given to those that have none."""
