@@ -127,7 +127,7 @@ def pair_table(
     depends on the two models alone, so a false SF stays false; without SF (``share_flag``
     False) only a pair where no b fits is settled (memory room does not change while R runs).
     """
-    perf.fill_ladders()
+    perf.fill_ladders(news)
     ladders = perf.ladders
     fit = ladders.memory[news] <= (room + 1e-9)[:, None]
     if not rule.accumulate:

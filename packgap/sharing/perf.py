@@ -59,7 +59,7 @@ class Ladders:
     """Every job's ladder sub-batches (largest first, b = 1 in the last column; rows in
     instance order), with its solo run time L and worker memory at each. Shorter ladders
     are padded in front with the requested batch B at infinite memory, which fits nowhere,
-    so column 0 always holds B. Filled on first use (:meth:`Perf.fill_ladders`)."""
+    so column 0 always holds B. Rows are filled on first use (:meth:`Perf.ladder_rows`)."""
 
     batches: np.ndarray
     solo_time: np.ndarray
@@ -79,7 +79,9 @@ class Perf:
         depth = max((len(ladder(b)) for b in {j.batch for j in instance.jobs}), default=1)
         shape = (len(instance.jobs), depth)
         self.ladders = Ladders(np.zeros(shape, dtype=int), np.zeros(shape), np.full(shape, np.inf))
-        self._filled = False
+        self._filled = np.zeros(len(instance.jobs), dtype=bool)
+        #: Ladder sub-batches, iteration times and memory per (model, B, G_j).
+        self._kinds: dict[tuple[str, int, int], tuple[tuple[int, ...], np.ndarray, np.ndarray]] = {}
         names = sorted(instance.models)
         #: Model index of every job, and xi as a matrix [own model, partner model].
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
@@ -113,29 +115,33 @@ class Perf:
         return self._xi[key]
 
     def ladder_rows(self, job_ids: Sequence[str]) -> np.ndarray:
-        """The jobs' rows in :attr:`ladders` (filled on first use)."""
-        self.fill_ladders()
-        return np.array([self.row[j] for j in job_ids], dtype=np.intp)
+        """The jobs' rows in :attr:`ladders`, filled if not yet."""
+        rows = np.array([self.row[j] for j in job_ids], dtype=np.intp)
+        self.fill_ladders(rows)
+        return rows
 
-    def fill_ladders(self) -> None:
-        """Fill :attr:`ladders` for every job, once: one ladder of iteration times per model,
-        B and G_j (jobs share few), times each job's I_j as :meth:`solo_time` multiplies."""
-        if self._filled:
-            return
-        self._filled = True
-        groups: dict[tuple[str, int, int], list[int]] = {}
-        for r, job in enumerate(self.instance.jobs):
-            groups.setdefault((job.model, job.batch, job.gpus), []).append(r)
-        iterations = np.array([j.iterations for j in self.instance.jobs])
-        for rows in groups.values():
-            job = self.instance.jobs[rows[0]]
-            bs = ladder(job.batch)
+    def fill_ladders(self, rows: np.ndarray) -> None:
+        """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet: one ladder
+        of iteration times per model, B and G_j (jobs share few), times the job's I_j as
+        :meth:`solo_time` multiplies."""
+        missing = rows[~self._filled[rows]]
+        for r in np.unique(missing).tolist() if missing.size else ():
+            job = self.instance.jobs[r]
+            key = (job.model, job.batch, job.gpus)
+            if key not in self._kinds:
+                bs = ladder(job.batch)
+                self._kinds[key] = (
+                    bs,
+                    np.array([self.t_iter(job.id, b) for b in bs]),
+                    np.array([self.memory(job.id, b) for b in bs]),
+                )
+            bs, times, memory = self._kinds[key]
             first = self.ladders.batches.shape[1] - len(bs)
-            at = np.array(rows)
-            self.ladders.batches[at, :first] = job.batch
-            self.ladders.batches[at, first:] = bs
-            self.ladders.solo_time[at, first:] = np.array([self.t_iter(job.id, b) for b in bs]) * iterations[at, None]
-            self.ladders.memory[at, first:] = [self.memory(job.id, b) for b in bs]
+            self.ladders.batches[r, :first] = job.batch
+            self.ladders.batches[r, first:] = bs
+            self.ladders.solo_time[r, first:] = times * job.iterations
+            self.ladders.memory[r, first:] = memory
+            self._filled[r] = True
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
