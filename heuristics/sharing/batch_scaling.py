@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from packgap.heuristics.sharing.pair import averages_many, printed_sign_test
+from packgap.heuristics.sharing.pair import printed_sign_test
 from packgap.sharing import Perf
 
 
@@ -127,35 +127,45 @@ def pair_table(
     depends on the two models alone, so a false SF stays false; without SF (``share_flag``
     False) only a pair where no b fits is settled (memory room does not change while R runs).
     """
-    ladders = perf.ladders
     perf.fill_ladders(news)
-    requested = ladders.batches[news, 0]
-    # Sub-batches that fit beside no running job change no pair's choice: left out.
-    steps = np.flatnonzero(ladders.memory[news].min(axis=0, initial=np.inf) <= room.max(initial=-np.inf) + 1e-9)
-    if not steps.size:
-        return SharingTable(
-            np.zeros(len(news), dtype=bool), requested, np.full(len(news), np.inf), np.ones(len(news), dtype=bool)
-        )
-    cells = news[:, None], steps[None, :]
-    solo, memory, batches = ladders.solo_time[cells], ladders.memory[cells], ladders.batches[cells]
-    own = perf.model_rows[news]
-    xi_running, xi_new = perf.xi_table[models, own][:, None], perf.xi_table[own, models][:, None]
-    t_seq, t_con = averages_many(remaining_solo[:, None], solo, xi_running, xi_new)
-    share = np.broadcast_to(printed_sign_test(xi_new, xi_running), t_con.shape) if rule.sign_test else t_con < t_seq
-    fit = memory <= room[:, None] + 1e-9
+    ladders = perf.ladders
+    fit = ladders.memory[news] <= (room + 1e-9)[:, None]
     if not rule.accumulate:
-        fit &= batches >= np.array([perf.solo_batch(perf.instance.jobs[r]) for r in news.tolist()])[:, None]
-    t = np.where(fit, np.where(share, t_con, t_seq), np.inf)
-    last = steps.size - 1 - np.argmin(t[:, ::-1], axis=1)
+        solo_batches = np.array([perf.solo_batch(perf.instance.jobs[r]) for r in news.tolist()])
+        fit &= ladders.batches[news] >= solo_batches[:, None]
+    # A pair's fitting sub-batches are a suffix of its ladder (memory grows with b; padded
+    # steps fit nowhere): the steps before the first that fits beside any partner are left out.
+    first = int(fit.any(axis=0).argmax())
+    fit, solo = fit[:, first:], ladders.solo_time[news, first:]
+    xi_new, xi_running, new_first, running_first = perf.pair_terms[perf.model_rows[news], models].T
+    # Theorem 1's t_seq and t_con (:func:`~packgap.heuristics.sharing.pair.averages_many`) with
+    # the factors of each model pair read from a table: the same float operations per value.
+    half = solo / 2
+    t_seq = remaining_solo[:, None] + half
+    t_con = np.where(
+        xi_new[:, None] * solo <= (xi_running * remaining_solo)[:, None],
+        (remaining_solo / 2)[:, None] + new_first[:, None] * solo,
+        half + (running_first * remaining_solo)[:, None],
+    )
+    share = (
+        np.broadcast_to(printed_sign_test(xi_new[:, None], xi_running[:, None]), t_con.shape)
+        if rule.sign_test
+        else t_con < t_seq
+    )
+    t_con, t_seq = np.where(fit, t_con, np.inf), np.where(fit, t_seq, np.inf)
+    t = np.where(share, t_con, t_seq)
+    last = t.shape[1] - 1 - np.argmin(t[:, ::-1], axis=1)
     p = np.arange(len(news))
     best = t[p, last]
     fits = best < np.inf
     chosen = (share[p, last] if rule.share_flag else True) & fits
+    settled = ~fits
     if rule.sign_test:
-        stays_false = np.ones(len(news), dtype=bool)
+        settled |= ~chosen
     else:
-        margin = np.where(fit, t_con, np.inf).min(axis=1) > np.where(fit, t_seq, np.inf).min(axis=1) * (1 + 1e-9)
-        # Per model pair [new, running]: (1 - 1 / (2 xi_N)) xi_R >= 1, as shared_average computes it.
-        stays_false = margin & ((1 - 1 / (2 * perf.xi_table)) * perf.xi_table.T >= 1)[own, models]
-    settled = ~fits | (~chosen & stays_false)
-    return SharingTable(chosen, np.where(fits, batches[p, last], requested), best, settled)
+        # SF false stays false where (1 - 1 / (2 xi_N)) xi_R >= 1 (as shared_average computes
+        # it) and t_con exceeds t_seq by the margin: tested on those pairs only.
+        undecided = (~chosen & fits & (running_first >= 1)).nonzero()[0]
+        settled[undecided] = t_con[undecided].min(axis=1) > t_seq[undecided].min(axis=1) * (1 + 1e-9)
+    batch = np.where(fits, ladders.batches[news, first + last], ladders.batches[news, 0])
+    return SharingTable(chosen, batch, best, settled)

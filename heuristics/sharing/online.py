@@ -102,6 +102,7 @@ class View:
         self._room = np.zeros(len(instance.jobs))
         self.lone_count = np.zeros(len(instance.jobs), dtype=np.intp)
         self._owner = np.full(instance.cluster.gpus, -1, dtype=np.intp)
+        self._first_lone = np.zeros(len(instance.jobs), dtype=np.intp)
         self._lone_moved: set[int] = set()
 
     def begin_event(self, state: engine.State) -> None:
@@ -128,15 +129,17 @@ class View:
         Algorithm 2 needs of each, cached until the cluster changes. P_R is the holder's
         remaining iterations times its solo iteration time at its sub-batch."""
         if self._lone_cache is None:
-            gpus = np.flatnonzero(self._owner >= 0)
+            gpus = (self._owner >= 0).nonzero()[0]
             owners = self._owner[gpus]
-            rows, first, count = np.unique(owners, return_index=True, return_counts=True)
-            order = np.argsort(first)
-            rows = rows[order]
+            # Each holder once, at its first lone GPU (no sort: the GPUs come in order).
+            first = self._first_lone
+            first[owners] = self._owner.size
+            np.minimum.at(first, owners, gpus)
+            rows = owners[first[owners] == gpus]
             left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(
                 rows,
-                count[order],
+                self.lone_count[rows],
                 left * self._t_iter[rows],
                 self._room[rows],
                 self.perf.model_rows[rows],
@@ -168,7 +171,8 @@ class View:
             key = self._key(job)
             at = bisect.bisect(self._queue, key)
             self._queue.insert(at, key)
-            self._queue_rows = np.insert(self._queue_rows, at, self._row[job.id])
+            rows = self._queue_rows
+            self._queue_rows = np.concatenate((rows[:at], [self._row[job.id]], rows[at:]))
 
     def _key(self, job: Job) -> tuple[float, float, str]:
         if job.id not in self._keys:
@@ -189,7 +193,7 @@ class View:
         if self._priority is not None:
             at = bisect.bisect_left(self._queue, self._key(job))
             del self._queue[at]
-            self._queue_rows = np.delete(self._queue_rows, at)
+            self._queue_rows = np.concatenate((self._queue_rows[:at], self._queue_rows[at + 1 :]))
         if job.id not in self.log:
             self.co_runners[job.id] = co
             self.batches[job.id] = batch

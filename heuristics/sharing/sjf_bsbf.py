@@ -22,8 +22,9 @@ judged with R's remaining solo time at R's sub-batch. Complexity per job:
 O(|G_OJ| log2 B + |J_share| log |J_share|), as section V-B4 states. Over a workload, a
 (waiting job, holder) pair whose SF is settled false is not evaluated again while the
 holder holds GPUs alone (:class:`Settled`), and the evaluations a state of the cluster
-needs run as one array computation
-(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`).
+needs run as array computations over many pairs
+(:func:`~packgap.heuristics.sharing.batch_scaling.pair_table`), in queue order up to the
+first job they serve.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import numpy as np
 from packgap.errors import UnknownNameError
 from packgap.heuristics.sharing.batch_scaling import TEXT, Rule, pair_table, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
-from packgap.heuristics.sharing.online import OnlinePolicy, Priority, View, run_online
+from packgap.heuristics.sharing.online import LoneHolders, OnlinePolicy, Priority, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 
@@ -86,8 +87,9 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
     A job is skipped, as the printed loop would skip it, when it needs more GPUs than are
     free or held alone, or when it needs Algorithm 2 and free GPUs plus the lone GPUs of the
     holders it is not settled with (:class:`Settled`) could not serve it. The others that
-    need Algorithm 2 before the next job that fits on free GPUs get it at once, as one array
-    over their unsettled pairs; the first served one starts, and the walk goes on after it.
+    need Algorithm 2 before the next job that fits on free GPUs get it as arrays over their
+    unsettled pairs, in queue order up to the first one served
+    (:meth:`Settled.first_served`); that one starts, and the walk goes on after it.
     """
     known: Settled | None = None
 
@@ -121,6 +123,12 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
             at += pick
 
     return policy
+
+
+#: Pairs of Algorithm 2 evaluated at first by :meth:`Settled.first_served` (then twice as many
+#: each time): about what one array call costs in fixed overhead, so a served job early in
+#: the queue saves the pairs of the jobs after it at the price of few extra calls.
+FIRST_PAIRS = 256
 
 
 class Settled:
@@ -196,11 +204,33 @@ class Settled:
     def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
         """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
         the index of the first that free GPUs and its SF-true partners serve (-1: none)
-        with its row of the table; settles the pairs that are."""
-        view = self.view
-        lone = view.lone_holders()
+        with its row of the table; settles the pairs that are.
+
+        The jobs are evaluated in queue order, a few pairs first and twice as many each time
+        after, up to the first served one: the jobs after it are evaluated when the walk comes
+        to them (a pair left unevaluated is one left unknown, so no decision changes)."""
+        lone = self.view.lone_holders()
         slots = self.slots(lone.rows)
         k, i = self.unknown(slots, rows)
+        by_job = np.argsort(i, kind="stable")
+        k, i = k[by_job], i[by_job]
+        bounds = np.searchsorted(i, np.arange(len(rows) + 1))
+        lo, size = 0, FIRST_PAIRS
+        while lo < len(rows):
+            hi = min(max(int(np.searchsorted(bounds, bounds[lo] + size)), lo + 1), len(rows))
+            pairs = slice(int(bounds[lo]), int(bounds[hi]))
+            served = self._evaluate(lone, slots, rows[lo:hi], need[lo:hi], k[pairs], i[pairs] - lo)
+            if served is not None:
+                return lo + served[0], served[1]
+            lo, size = hi, 2 * size
+        return -1, None
+
+    def _evaluate(
+        self, lone: LoneHolders, slots: np.ndarray, rows: np.ndarray, need: np.ndarray, k: np.ndarray, i: np.ndarray
+    ) -> tuple[int, Pairs] | None:
+        """Algorithm 2 for the pairs (holder ``k``, job ``i``) of the waiting jobs ``rows``: the
+        first of them served (index and row of the table), None when none is."""
+        view = self.view
         table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
         pair_slots, pair_rows = slots[k], rows[i]
         done = table.settled
@@ -214,7 +244,7 @@ class Settled:
         np.add.at(shared, i, table.share * lone.count[k])
         served = np.flatnonzero(view.free_count + shared >= need)
         if not served.size:
-            return -1, None
+            return None
         first = i == served[0]
         share, batch, t = (
             np.zeros(len(lone.rows), dtype=bool),

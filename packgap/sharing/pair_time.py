@@ -25,7 +25,13 @@ F = TypeVar("F", float, np.ndarray)
 
 def shared_average(later: F, sooner: F, xi_later: F, xi_sooner: F) -> F:
     """The pair's average completion time when both share from now and ``sooner`` ends first."""
-    return later / 2 + (1 - 1 / (2 * xi_later)) * xi_sooner * sooner
+    return later / 2 + sooner_factor(xi_later, xi_sooner) * sooner
+
+
+def sooner_factor(xi_later: F, xi_sooner: F) -> F:
+    """(1 - 1 / (2 xi_later)) xi_sooner, the factor of ``sooner`` in :func:`shared_average`: it
+    depends on the two models alone, so array forms take it from a table per model pair."""
+    return (1 - 1 / (2 * xi_later)) * xi_sooner
 
 
 def concurrent_average(running_remaining: float, new: float, xi_running: float, xi_new: float) -> float:

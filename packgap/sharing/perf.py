@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.sharing.instance import Job, ModelProfile, SharingInstance
+from packgap.sharing.pair_time import sooner_factor
 
 
 def ladder(batch: int) -> tuple[int, ...]:
@@ -79,11 +80,19 @@ class Perf:
         shape = (len(instance.jobs), depth)
         self.ladders = Ladders(np.zeros(shape, dtype=int), np.zeros(shape), np.full(shape, np.inf))
         self._filled = np.zeros(len(instance.jobs), dtype=bool)
+        #: Ladder sub-batches, iteration times and memory per (model, B, G_j).
+        self._kinds: dict[tuple[str, int, int], tuple[tuple[int, ...], np.ndarray, np.ndarray]] = {}
         names = sorted(instance.models)
         #: Model index of every job, and xi as a matrix [own model, partner model].
         self.model_index = {j.id: names.index(j.model) for j in instance.jobs}
         self.model_rows = np.array([self.model_index[j.id] for j in instance.jobs], dtype=np.intp)
         self.xi_table = np.array([[instance.interference.xi(a, b) for b in names] for a in names], dtype=float)
+        xi_new, xi_running = self.xi_table, self.xi_table.T
+        #: Per model pair [new job's, running job's]: xi_N, xi_R and the factors of Theorem 1's
+        #: t_con when the new job ends first and when the running one does (:func:`sooner_factor`).
+        self.pair_terms = np.stack(
+            [xi_new, xi_running, sooner_factor(xi_running, xi_new), sooner_factor(xi_new, xi_running)], axis=-1
+        )
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
@@ -112,16 +121,26 @@ class Perf:
         return rows
 
     def fill_ladders(self, rows: np.ndarray) -> None:
-        """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet."""
+        """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet: one ladder
+        of iteration times per model, B and G_j (jobs share few), times the job's I_j as
+        :meth:`solo_time` multiplies."""
         missing = rows[~self._filled[rows]]
         for r in np.unique(missing).tolist() if missing.size else ():
             job = self.instance.jobs[r]
-            bs = ladder(job.batch)
+            key = (job.model, job.batch, job.gpus)
+            if key not in self._kinds:
+                bs = ladder(job.batch)
+                self._kinds[key] = (
+                    bs,
+                    np.array([self.t_iter(job.id, b) for b in bs]),
+                    np.array([self.memory(job.id, b) for b in bs]),
+                )
+            bs, times, memory = self._kinds[key]
             first = self.ladders.batches.shape[1] - len(bs)
             self.ladders.batches[r, :first] = job.batch
             self.ladders.batches[r, first:] = bs
-            self.ladders.solo_time[r, first:] = [self.solo_time(job.id, b) for b in bs]
-            self.ladders.memory[r, first:] = [self.memory(job.id, b) for b in bs]
+            self.ladders.solo_time[r, first:] = times * job.iterations
+            self.ladders.memory[r, first:] = memory
             self._filled[r] = True
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:

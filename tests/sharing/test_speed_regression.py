@@ -1,7 +1,8 @@
 """The speed work (issue 9, item 7) changed no schedule: every policy's schedule JSON and
 objective on the section VI-A workloads, seeds 1-3, 120 and 480 jobs on 64 GPUs, and on
 crowded clusters (sharing, preemption with a restart overhead, one global xi), hash for
-hash as recorded before the change (commit 32184a2)."""
+hash as recorded before the change (commit 32184a2); and SJF-BSBF under the other readings of
+Algorithms 1 and 2 as recorded before the issue 21.3 speed work (commit 20c3052)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,38 @@ CROWDED_HASHES = {
 }
 
 
+#: SJF-BSBF's other readings (:class:`~packgap.heuristics.sharing.batch_scaling.Rule`, the queue
+#: orders, free GPUs first) on the 480-job workload, seed 1, and on the crowded clusters.
+READINGS: dict[str, dict[str, Any]] = {
+    "no-accumulate": {"accumulate": False},
+    "sign-test": {"sign_test": True},
+    "no-sf": {"share_flag": False},
+    "gpus": {"order": "GPUs"},
+    "gpu-time": {"order": "GPU-time"},
+    "sign-ffg": {"sign_test": True, "free_gpus_first": True},
+}
+READING_HASHES = {
+    ("480", "no-accumulate"): ("c197d0f9ce5be1100047c738ddd42d42", 7907.644497283069),
+    ("480", "sign-test"): ("25f30f07f7cc69fc54c0c37b644f368b", 9293.042590572772),
+    ("480", "no-sf"): ("1a86fba2d5493a8eb8169565f6e8bf92", 10574.900393282696),
+    ("480", "gpus"): ("9b60b9c180cc82d007e47dffce3fb005", 10737.123667425329),
+    ("480", "gpu-time"): ("d3f2dbea26f237811515bb6f196daabb", 9432.423673134119),
+    ("480", "sign-ffg"): ("3582db6a5ef863c0b653e3fdcb4f31c4", 9752.02300070915),
+    ("crowd", "no-accumulate"): ("e74e9f19b020fadc3f6113dcdc91f7b7", 5407.708397341048),
+    ("crowd", "sign-test"): ("3668ae44ee57d2c3221707346216f400", 5339.282002030483),
+    ("crowd", "no-sf"): ("0065eec03308c38d2fbc57b915b61e8f", 5687.693848933474),
+    ("crowd", "gpus"): ("f3a088c24f2148693fbe953d6d119cd9", 5520.5962693383135),
+    ("crowd", "gpu-time"): ("1cd7c962a62c4006a6e075259c96c3ab", 5466.372005723378),
+    ("crowd", "sign-ffg"): ("57e788c940041b886e12c93206f55e27", 5334.411438114031),
+    ("xi10", "no-accumulate"): ("e0b0c4eaa2753786125b171ddf8ff301", 8371.587942267586),
+    ("xi10", "sign-test"): ("4b3b789b9dd279c7292734126cdbd477", 7094.14552778596),
+    ("xi10", "no-sf"): ("4b3b789b9dd279c7292734126cdbd477", 7094.14552778596),
+    ("xi10", "gpus"): ("ed7d413444784c15280859081885a1a5", 7919.904842003534),
+    ("xi10", "gpu-time"): ("7e23617ae1dc5530d5339a6f9e05affe", 7289.639961366266),
+    ("xi10", "sign-ffg"): ("e12b75f348adc27eceb6a42a48b44929", 7094.14552778596),
+}
+
+
 def fingerprint(instance: SharingInstance, solution: SharingSolution) -> tuple[str, float]:
     FAMILY.validate(instance, solution)
     text = jsonio.dumps(FAMILY.solution_to_dict(solution))
@@ -97,3 +130,10 @@ def test_crowded_clusters_keep_their_schedules(label: str) -> None:
     runs["in-order"] = bsbf_in_order(instance, {j.id: -j.arrival for j in instance.jobs})
     for name, solution in runs.items():
         assert fingerprint(instance, solution) == CROWDED_HASHES[label, name], name
+
+
+@pytest.mark.parametrize("label", ["480", *sorted(CROWDED)])
+def test_sjf_bsbf_readings_keep_their_schedules(label: str) -> None:
+    instance = generate(480, 1) if label == "480" else generate(60, 1, **CROWDED[label])
+    for name, options in READINGS.items():
+        assert fingerprint(instance, sjf_bsbf(instance, **options)) == READING_HASHES[label, name], name
