@@ -2,7 +2,8 @@
 
 One module per reproduction: :mod:`packgap.analysis.placement.repro_jct` (Fig. 11 and 13, which share
 their runs), :mod:`packgap.analysis.placement.repro_waits` (Fig. 12),
-:mod:`packgap.analysis.placement.repro_overhead` (Fig. 18) and
+:mod:`packgap.analysis.placement.repro_overhead` (Fig. 18),
+:mod:`packgap.analysis.placement.repro_summit` (a whole Summit-sized trace, beside Fig. 18) and
 :mod:`packgap.analysis.placement.repro_round_gaps`; the Sia-Philly setup they share is
 :mod:`packgap.analysis.placement.sia_philly`.
 """
@@ -16,6 +17,7 @@ from packgap.analysis.method import Deferred
 
 JCT, WAITS = "packgap.analysis.placement.repro_jct", "packgap.analysis.placement.repro_waits"
 OVERHEAD, ROUND_GAPS = "packgap.analysis.placement.repro_overhead", "packgap.analysis.placement.repro_round_gaps"
+SUMMIT = "packgap.analysis.placement.repro_summit"
 FIGURES = "packgap.analysis.placement.figures"
 
 
@@ -61,6 +63,15 @@ REPRODUCTIONS = tuple(
             Deferred(f"{FIGURES}:draw_fig18"),
             Deferred(f"{OVERHEAD}:compare_fig18"),
             Deferred(f"{OVERHEAD}:fig18_size"),
+        ),
+        (
+            "pal-summit",
+            "Fig. 18",
+            "A whole Summit-sized trace with PAL, sampled rounds certified",
+            Deferred(f"{SUMMIT}:summit"),
+            Deferred(f"{FIGURES}:draw_summit"),
+            Deferred(f"{SUMMIT}:compare_summit"),
+            Deferred(f"{SUMMIT}:summit_size"),
         ),
         (
             "pal-round-gaps",
