@@ -2,10 +2,11 @@
 cheapest placement on the GPUs still free (``packgap.models.placement.screening.holding``).
 
 PAL picks within K-Means bins, so among the thousands of GPUs of a large cluster's best bin
-its choice is by GPU id, not score: on a 5-job round of 27,648 GPUs (13,824 free) it costs
-7.73 where this start costs 7.00, and only a start that close lets the screen drop GPUs.
+its choice is by GPU id, not score: on a 5-job round of 27,648 GPUs (13,824 free) pal+blocks
+costs 7.73 where this start costs 7.03, the optimum, and only a start that close lets the screen
+(``packgap.models.placement.screening``) drop GPUs: 58 kept (measured).
 Each job costs a pass over every GPU, so the start is tried only while ``jobs x GPUs`` is
-at most :data:`WORK` (about a second, measured).
+at most :data:`WORK` (720 jobs on 27,648 GPUs: 2.6 s of CPU, measured).
 """
 
 from __future__ import annotations
