@@ -258,3 +258,25 @@ def draw_testbed(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]
     seeds = len({r["seed"] for r in rows})
     fig.suptitle(f"PAL Figs. 9-10, Table IV: simulated Sia-Cluster trace (160 jobs, 64 GPUs, LAS; n = {seeds} seeds)")
     return save_figure(fig, out_dir, "pal_fig9_10")
+
+
+def draw_summit(rows: Sequence[Mapping[str, Any]], out_dir: Path) -> list[Path]:
+    (row,) = rows
+    fig, (by_time, by_size) = _figure(12.8, 4.0, 2)
+    hours = [int(r.removeprefix("round-")) * row["round_length_s"] / 3600 for r in row["round"]]
+    low = [100 * (primal_gap(o, e) or 0.0) for o, e in zip(row["objective"], row["exact"], strict=True)]
+    high = [100 * (certified_gap(o, b) or math.nan) for o, b in zip(row["objective"], row["bound"], strict=True)]
+    proven = [s == "optimal" for s in row["status"]]
+    for ax, xs in ((by_time, hours), (by_size, row["round_jobs"])):
+        for done, label, mark in ((True, "proven optimal", "o"), (False, "up to the certified bound", "^")):
+            pick = [i for i, p in enumerate(proven) if p == done]
+            if pick:
+                ax.plot([xs[i] for i in pick], [low[i] for i in pick], mark, color=color("pal"), label=f"PAL, {label}")
+                ax.vlines([xs[i] for i in pick], [low[i] for i in pick], [high[i] for i in pick], color=color("pal"))
+        ax.set(ylabel="PAL's gap to the round optimum (%)")
+        legend(ax, outside=True)
+    by_time.set(xlabel="simulated time (h)", title="sampled rounds along the trace")
+    log_axis(by_size)
+    by_size.set(xlabel="jobs placed in the round", title="by round size")
+    fig.suptitle(f"PAL on {row['gpus']:,} GPUs, {row['jobs']:,} Synergy jobs: sampled rounds vs exact-blocks")
+    return save_figure(fig, out_dir, "pal_summit")

@@ -51,7 +51,7 @@ METHODS: tuple[Method, ...] = (
         "job types x score-ordered blocks: Lagrangian bound, repaired placements, pruned MILP (highspy)",
         Deferred(f"{RUNS}:run_exact_blocks"),
         exact=True,
-        defaults={"dual_share": 0.5, "max_columns": 20_000},
+        defaults={"dual_share": 0.5, "max_columns": 20_000, "dual_steps": 5000},
     ),
     Method(
         "placement",

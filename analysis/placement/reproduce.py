@@ -4,6 +4,7 @@ Synergy section's Figs. 14-17 and 19 in another), and a new figure: per-round ga
 One module per reproduction: :mod:`packgap.analysis.placement.repro_jct` (Fig. 11 and 13, which share
 their runs), :mod:`packgap.analysis.placement.repro_waits` (Fig. 12),
 :mod:`packgap.analysis.placement.repro_overhead` (Fig. 18),
+:mod:`packgap.analysis.placement.repro_summit` (a whole Summit-sized trace, beside Fig. 18),
 :mod:`packgap.analysis.placement.repro_round_gaps`, :mod:`packgap.analysis.placement.repro_testbed`
 (Table IV, Figs. 9-10) and the Synergy section (Figs. 14-17, 19:
 :mod:`packgap.analysis.placement.repro_synergy`); the Sia-Philly setup they share is
@@ -19,6 +20,7 @@ from packgap.analysis.method import Deferred
 
 JCT, WAITS = "packgap.analysis.placement.repro_jct", "packgap.analysis.placement.repro_waits"
 OVERHEAD, ROUND_GAPS = "packgap.analysis.placement.repro_overhead", "packgap.analysis.placement.repro_round_gaps"
+SUMMIT = "packgap.analysis.placement.repro_summit"
 FIGURES = "packgap.analysis.placement.figures"
 SYNERGY, TESTBED = "packgap.analysis.placement.repro_synergy", "packgap.analysis.placement.repro_testbed"
 
@@ -65,6 +67,15 @@ REPRODUCTIONS = tuple(
             Deferred(f"{FIGURES}:draw_fig18"),
             Deferred(f"{OVERHEAD}:compare_fig18"),
             Deferred(f"{OVERHEAD}:fig18_size"),
+        ),
+        (
+            "pal-summit",
+            "Fig. 18",
+            "A whole Summit-sized trace with PAL, sampled rounds certified",
+            Deferred(f"{SUMMIT}:summit"),
+            Deferred(f"{FIGURES}:draw_summit"),
+            Deferred(f"{SUMMIT}:compare_summit"),
+            Deferred(f"{SUMMIT}:summit_size"),
         ),
         (
             "pal-round-gaps",

@@ -7,8 +7,9 @@ compared with the exact optimum (primal gap) and the proven bound (certified gap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from packgap.analysis.placement.methods import BY_NAME
 from packgap.analysis.run import solve
@@ -68,14 +69,15 @@ def exact_gaps(
     *,
     every: int = 1,
     exact: str = "exact-blocks",
+    params: Mapping[str, Any] | None = None,
     on_done: Callable[[], None] | None = None,
 ) -> list[RoundGap]:
-    """The policy's evaluated cost against the exact optimum, every ``every``-th round;
-    ``on_done`` is called after each exact solve (progress)."""
+    """The policy's evaluated cost against the exact optimum (method ``exact`` with ``params``),
+    every ``every``-th round; ``on_done`` is called after each exact solve (progress)."""
     gaps = []
     for instance, solution in rounds[::every]:
         heuristic = FAMILY.evaluate(instance, solution).objective
-        best = solve(FAMILY, instance, BY_NAME[exact], options=options)
+        best = solve(FAMILY, instance, BY_NAME[exact], options=options, params=params)
         gaps.append(RoundGap(instance.name, len(instance.jobs), heuristic, best.objective, best.bound, best.status))
         if on_done is not None:
             on_done()

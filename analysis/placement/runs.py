@@ -104,22 +104,28 @@ run_exact_cpsat = _cells_then(_exact_cpsat)
 
 
 def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
-    """Lagrangian bound and repairs from pal+blocks, then the pruned block-path MILP when it
-    is small enough (``packgap.analysis.placement.exact_blocks.search``)."""
+    """Lagrangian bound and repairs from the better of pal+blocks and, on rounds small next to
+    their cluster, ``cheapest_first`` (``packgap.analysis.placement.exact_blocks.greedy``),
+    then the pruned block-path MILP when it is small enough
+    (``packgap.analysis.placement.exact_blocks.search``)."""
     if not instance.jobs:
         return MethodOutput(PlacementSolution({}), Status.OPTIMAL, bound=0.0, internal_objective=0.0)
+    from packgap.analysis.placement.exact_blocks.greedy import affordable, cheapest_first
     from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from packgap.models.placement.block_paths import start_values
     from packgap.solvers.highspy_lp import version
     from packgap.solvers.highspy_mip import solve_mip
 
     start = resort_blocks(instance, pal(instance))
+    if affordable(instance):
+        start = min(start, cheapest_first(instance), key=lambda s: FAMILY.evaluate(instance, s).objective)
     left = ctx.time_left()
     share = None if left is None else ctx.params["dual_share"] * left
-    found = dual_search(instance, start, share, gap=ctx.options.mip_gap)
+    steps = ctx.params["dual_steps"]
+    found = dual_search(instance, start, share, gap=ctx.options.mip_gap, steps=steps)
     model = pruned_model(found, ctx.options.mip_gap, ctx.params["max_columns"])
     if model is None and not found.within(ctx.options.mip_gap):
-        found = resume(found, ctx.time_left(), gap=ctx.options.mip_gap)
+        found = resume(found, ctx.time_left(), gap=ctx.options.mip_gap, steps=steps)
     ctx.built()
     left = ctx.time_left()
     starved = left is not None and left < MIN_SOLVE_S

@@ -50,6 +50,15 @@ QUOTES: list[Quote] = [
         for i, p, slack in ((3, "pal", 0.5), (4, "pm-first", 0.5), (5, "packed-non-sticky", 1.0))
     ),
     *(
+        Quote(row("pal-summit"), i, partial(ours, "pal-summit", quantity, True), marks=("slow",))
+        for i, quantity in (
+            (2, "sampled rounds"),
+            (3, "sampled rounds proven optimal by exact-blocks"),
+            (4, "sampled rounds: PAL gap to the best exact placement, mean"),
+            (5, "sampled rounds: PAL gap to the best exact placement, max"),
+        )
+    ),
+    *(
         Quote(row("planning-gaps"), i, partial(planning, m), marks=("slow",))
         for i, m in enumerate(("mchp", "fifo", "edf"), start=1)
     ),

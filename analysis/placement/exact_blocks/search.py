@@ -1,8 +1,10 @@
 """The dual phase of the exact block method: Lagrangian bound plus repaired placements.
 
-Starting from a heuristic placement (``pal+blocks``, so the answer is never worse than PAL),
-the subgradient ascent of ``packgap.analysis.placement.exact_blocks.ascent`` raises the bound while,
-whenever its best prices change (every ``probe_every`` steps),
+Starting from a heuristic placement (``pal+blocks``, so the answer is never worse than PAL;
+see ``run_exact_blocks``) on the GPUs a better placement may use
+(``packgap.models.placement.screening``), the subgradient ascent of
+``packgap.analysis.placement.exact_blocks.ascent`` raises the bound while, whenever its best
+prices change (every ``probe_every`` steps of ``maximise``),
 ``packgap.analysis.placement.exact_blocks.repair`` turns them into a placement; the evaluator scores
 it and the best one is kept and becomes the ascent's target. On generated rounds this alone
 certifies gaps of 0.03-0.1 % (256 to 27,648 GPUs). :func:`settle` then reads the pruned
@@ -20,6 +22,7 @@ from packgap.analysis.placement.exact_blocks.repair import repair
 from packgap.models.placement.block_bound import DualPoint, RoundDual, round_dual
 from packgap.models.placement.block_paths import BlockModel, build_blocks, extract
 from packgap.models.placement.pruning import kept_arcs
+from packgap.models.placement.screening import screen
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.result import Status
 from packgap.solvers.highspy_mip import MipSolution
@@ -27,8 +30,8 @@ from packgap.solvers.outcome import status_from_gap
 
 #: Relative gap under which the incumbent counts as proven optimal.
 GAP_TOL = 1e-9
-#: Steps of the ascent between two repairs (when its best prices changed).
-PROBE_EVERY = 25
+#: Default cap on the ascent's steps (per call): a work limit, the same on every machine.
+STEPS = 5000
 
 
 @dataclass(frozen=True)
@@ -51,24 +54,30 @@ class Search:
 
 
 def dual_search(
-    instance: PlacementInstance, start: PlacementSolution, seconds: float | None, *, gap: float = 0.0
+    instance: PlacementInstance,
+    start: PlacementSolution,
+    seconds: float | None,
+    *,
+    gap: float = 0.0,
+    steps: int = STEPS,
 ) -> Search:
     """Lagrangian ascent from placement ``start``, probing repairs, for at most ``seconds`` or
-    until the certified gap is at most ``gap``."""
-    incumbent = (FAMILY.evaluate(instance, start).objective, start)
-    return _ascend(round_dual(instance), incumbent, None, seconds, gap, None)
+    ``steps`` steps or until the certified gap is at most ``gap``, on the GPUs a placement
+    better than ``start`` may use (``packgap.models.placement.screening``)."""
+    objective = FAMILY.evaluate(instance, start).objective
+    return _ascend(round_dual(screen(instance, objective)), (objective, start), None, (seconds, steps), gap, None)
 
 
-def resume(found: Search, seconds: float | None, *, gap: float = 0.0) -> Search:
+def resume(found: Search, seconds: float | None, *, gap: float = 0.0, steps: int = STEPS) -> Search:
     """Go on with the ascent of ``found`` from its best prices, step and incumbent."""
-    return _ascend(found.rd, (found.objective, found.solution), found.point, seconds, gap, found)
+    return _ascend(found.rd, (found.objective, found.solution), found.point, (seconds, steps), gap, found)
 
 
 def _ascend(
     rd: RoundDual,
     incumbent: tuple[float, PlacementSolution],
     point: DualPoint | None,
-    seconds: float | None,
+    limits: tuple[float | None, int],
     gap: float,
     before: Search | None,
 ) -> Search:
@@ -85,9 +94,8 @@ def _ascend(
 
     start = None if point is None else (point.pi, point.mu)
     factor = 1.0 if before is None else before.factor
-    result = maximise(
-        rd, incumbent[0], seconds, probe=probe, probe_every=PROBE_EVERY, gap=gap, start=start, factor=factor
-    )
+    seconds, steps = limits
+    result = maximise(rd, incumbent[0], seconds, probe=probe, gap=gap, iterations=steps, start=start, factor=factor)
     objective, solution = best[-1]
     bound = min(max(result.best.value, -np.inf if before is None else before.bound), objective)
     steps = result.iterations + (0 if before is None else before.iterations)
@@ -116,7 +124,7 @@ def settle(
     infeasibility) proves the better of the two optimal, and min(incumbent, its bound) is a
     valid bound."""
     solution, objective, bound = found.solution, found.objective, found.bound
-    note = f"dual: {found.iterations} steps, {found.improvements} better repairs"
+    note = f"dual on {found.rd.grid.levels} GPUs: {found.iterations} steps, {found.improvements} better repairs"
     if mip is None or model is None:
         status = status_from_gap(objective, bound, GAP_TOL)
         if status != Status.OPTIMAL and (starved or found.out_of_time):
