@@ -3,7 +3,8 @@
 Solvers keep their own time limits, but building a model is Python code that checks no clock:
 a placement MILP on 256 GPUs took 16 s to build and 15 s to hand to HiGHS under a 5 s limit
 (issue 17). :func:`interrupt_after` arms a one-shot ``SIGALRM`` timer whose handler raises
-:class:`~packgap.errors.TimeLimitReached` at the next bytecode boundary, so the method stops
+:class:`~packgap.errors.TimeLimitReached` at the next bytecode boundary (as an exception no
+``except Exception`` inside the block can catch), so the method stops
 with status timeout instead of overrunning. A C call (a solver run) is not cut: the handler runs
 when it returns, which is why the timer is armed only around Python work.
 
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
 from types import FrameType
+from typing import Literal
 
 from packgap.errors import TimeLimitReached
 
@@ -30,38 +33,82 @@ QUIET_LOGGERS = ("pyomo",)
 RETRY_S = 0.05
 
 
-@contextmanager
-def interrupt_after(seconds: float | None, what: str) -> Iterator[None]:
+class _Expired(BaseException):
+    """The timer's own exception. Not an :class:`Exception`, so that library code which catches
+    every ``Exception`` cannot swallow or rewrap it (``inspect.signature`` turned the interrupt
+    into "TypeError: unsupported callable" inside a Pyomo build); the block's exit turns it
+    into :class:`~packgap.errors.TimeLimitReached`."""
+
+
+def interrupt_after(seconds: float | None, what: str) -> AbstractContextManager[None]:
     """Run the block; raise :class:`TimeLimitReached` (naming ``what``) once ``seconds`` pass.
 
     ``None`` means no limit. Inside another timer the sooner expiry wins, and the outer timer
     is re-armed with what is left of it on exit."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
+        return nullcontext()
     if seconds <= 0:
         raise TimeLimitReached(f"time limit reached before {what}")
+    return _Deadline(seconds, what)
 
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise TimeLimitReached(f"time limit reached while {what}")
 
-    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
-    started = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, expire)
-    loggers = [logging.getLogger(name) for name in QUIET_LOGGERS]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.CRITICAL)
-    # Repeating after expiry: an exception raised while a gc callback runs is swallowed by the
-    # interpreter ("Exception ignored in gc_callback", seen under hypothesis), so raise again.
-    first = min(seconds, outer_left) if outer_left > 0 else seconds
-    signal.setitimer(signal.ITIMER_REAL, first, RETRY_S)
-    try:
-        yield
-    finally:
+class _Deadline:
+    """The armed timer of :func:`interrupt_after`.
+
+    It raises again every :data:`RETRY_S` once expired, since the interpreter swallows an
+    exception raised while a gc callback runs ("Exception ignored in gc_callback", seen under
+    hypothesis). It does not raise where that would do harm: inside an import (a module left
+    half set up for every later import: an ``AttributeError`` on a pandas submodule with a
+    1 ms limit), while an exception raised in the block is being handled (it would replace
+    it) or while the block exits; and a timer whose block is gone (left by an exception before
+    its exit ran) only disarms itself."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.seconds, self.what = seconds, what
+        self.owner: FrameType | None = None
+
+    def __enter__(self) -> None:
+        self.owner = sys._getframe(1)
+        self.handling = sys.exc_info()[1]
+        self.outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+        self.started = time.monotonic()
+        self.previous = signal.signal(signal.SIGALRM, self._expire)
+        self.loggers = [logging.getLogger(name) for name in QUIET_LOGGERS]
+        self.levels = [logger.level for logger in self.loggers]
+        for logger in self.loggers:
+            logger.setLevel(logging.CRITICAL)
+        first = min(self.seconds, self.outer_left) if self.outer_left > 0 else self.seconds
+        signal.setitimer(signal.ITIMER_REAL, first, RETRY_S)
+
+    def _expire(self, signum: int, frame: FrameType | None) -> None:
+        frames = list(_stack(frame))
+        if self.owner is None or self.owner not in frames:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return
+        handled = sys.exc_info()[1]
+        if (handled is not None and handled is not self.handling) or any(_busy(f) for f in frames):
+            return
+        raise _Expired
+
+    def __exit__(self, kind: object, exc: BaseException | None, traceback: object) -> Literal[False]:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        for logger, level in zip(loggers, levels, strict=True):
+        signal.signal(signal.SIGALRM, self.previous)
+        for logger, level in zip(self.loggers, self.levels, strict=True):
             logger.setLevel(level)
-        if outer_left > 0:
-            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 1e-3))
+        if self.outer_left > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(self.outer_left - (time.monotonic() - self.started), 1e-3))
+        self.owner = None
+        if isinstance(exc, _Expired):
+            raise TimeLimitReached(f"time limit reached while {self.what}") from None
+        return False
+
+
+def _stack(frame: FrameType | None) -> Iterator[FrameType]:
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
+
+
+def _busy(frame: FrameType) -> bool:
+    """Whether ``frame`` imports a module or exits a deadline's block."""
+    return frame.f_code.co_filename.startswith("<frozen importlib") or frame.f_code is _Deadline.__exit__.__code__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
@@ -42,6 +43,32 @@ def test_the_handler_and_an_outer_timer_are_restored() -> None:
     with pytest.raises(TimeLimitReached, match="time limit reached while"), outer, inner:
         _spin(30)
     assert signal.getsignal(signal.SIGALRM) == before
+
+
+def test_code_that_catches_every_exception_cannot_swallow_the_deadline() -> None:
+    """Library code with ``except Exception`` (``inspect.signature`` inside a Pyomo build)
+    caught the interrupt and turned it into another error, or spun on."""
+    with pytest.raises(TimeLimitReached, match="while swallowing"), interrupt_after(0.05, "swallowing"):
+        end = time.perf_counter() + 5
+        while time.perf_counter() < end:
+            with contextlib.suppress(Exception):
+                _spin(0.001)
+
+
+def test_a_timer_whose_block_is_gone_disarms_itself() -> None:
+    """An exception between arming and the block's start skips the exit that disarms it: the
+    next alarm, outside the block, must stop the timer instead of raising there."""
+    before = signal.getsignal(signal.SIGALRM)
+
+    def enter_only() -> None:
+        interrupt_after(0.01, "gone").__enter__()
+
+    try:
+        enter_only()
+        _spin(0.2)
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, before)
 
 
 def test_other_threads_run_unguarded() -> None:
