@@ -28,6 +28,19 @@ so the LP optimum is a bound:
   a GPU alone only while the star does not run. GPU-seconds alone miss this: a 16-GPU job and
   an 8-GPU job on 16 GPUs cannot progress side by side on 8 + 8 GPUs.
 
+With ``completion_slots`` it is a MILP: per job and slot a binary y_jt, j completes within
+slot t (the overflow slot: at or after H), sum_t y_jt = 1, and
+
+* done: the work by the end of slot t >= P_j x sum_{s <= t} y_js;
+* nothing runs after completion: running time in slot t <= its part of the slot x
+  (1 - sum_{s < t} y_js);
+* finish: C_j >= s_jt + W_jt where y_jt = 1 (the work of the completion slot runs at pace
+  <= 1 after its start; the row is C_j - W_jt - (s_jt + D) y_jt >= -D, slack where y_jt = 0
+  since W_jt <= D), C_j >= H + late_j in the overflow slot, and C_j >= sum_t s_jt y_jt.
+
+Any schedule, preemptive or not, maps to a feasible point (y at the slot where it finishes),
+so the MILP optimum, and any dual bound of a search over it, is a bound too.
+
 Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
 every column bounded, then steps down by a relative 1e-9 for float summation, so any prices,
@@ -62,6 +75,8 @@ class RateLp:
     upper: np.ndarray
     #: Column index of each job's completion time C_j.
     completion: np.ndarray
+    #: True for the completion-slot binaries (all False without ``completion_slots``).
+    integer: np.ndarray
 
 
 def shared_solo_time(instance: SharingInstance, j: int, partner_model: str) -> float | None:
@@ -135,6 +150,47 @@ class _Columns:
                 self.vals.append(v)
         return k
 
+    def enter(self, k: int, entries: list[tuple[int, float]]) -> None:
+        """More entries of column ``k`` (rows allocated after it)."""
+        for r, v in entries:
+            self.rows.append(r)
+            self.cols.append(k)
+            self.vals.append(v)
+
+
+def _completion_slots(
+    rows: _Rows,
+    col: _Columns,
+    binaries: list[int],
+    j: int,
+    p: float,
+    grid: tuple[float, float],
+    slots: list[tuple[int, float, int]],
+    late: int,
+) -> list[tuple[int, float]]:
+    """Job j's completion-slot binaries (appended to ``binaries``) over its ``slots`` (slot,
+    start s_jt, work column) and the overflow; ``grid`` is (H, D). Returns C_j's entries in
+    the finish rows."""
+    horizon, d = grid
+    one = rows(("one", j), 1.0, 1.0)
+    done = [rows(("done", j, t), lower=0.0) for t, _, _ in slots]
+    for k, (_, _, work) in enumerate(slots):
+        col.enter(work, [(r, 1.0) for r in done[k:]])
+    rates = [rows(("rate", j, t)) for t, _, _ in slots]
+    lengths = [rows.upper[r] for r in rates]
+    mean, entries = rows(("slot", j), lower=0.0), []
+    for k, (t, start, work) in enumerate(slots):
+        finish = rows(("finish", j, t), lower=-d)
+        col.enter(work, [(finish, -1.0)])
+        after = [(r, length) for r, length in zip(rates[k + 1 :], lengths[k + 1 :], strict=True)]
+        y = [(one, 1.0), (mean, -start), (finish, -(start + d)), *((r, -p) for r in done[k:]), *after]
+        binaries.append(col(0.0, 1.0, y))
+        entries.append((finish, 1.0))
+    overflow = rows(("overflow", j), lower=0.0)
+    col.enter(late, [(overflow, -1.0)])
+    binaries.append(col(0.0, 1.0, [(one, 1.0), (mean, -horizon), (overflow, -horizon)]))
+    return [*entries, (mean, 1.0), (overflow, 1.0)]
+
 
 def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int, int], str]]]:
     """Per job, the conflict rows it enters and its role there: "pair" (both plain),
@@ -155,10 +211,12 @@ def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int
     return roles
 
 
-def build(instance: SharingInstance, horizon: float, slots: int, completion_cap: float) -> RateLp:
+def build(
+    instance: SharingInstance, horizon: float, slots: int, completion_cap: float, completion_slots: bool = False
+) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
-    every better schedule feasible)."""
+    every better schedule feasible); ``completion_slots``: the MILP with y_jt."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -168,9 +226,12 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
     partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
     roles = _conflict_roles(instance)
     rows, col = _Rows(), _Columns()
+    finishes: list[list[tuple[int, float]]] = []
+    binaries: list[int] = []
     for j, job in enumerate(jobs):
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
+        done: list[tuple[int, float, int]] = []
         for t in range(slots):
             length = max(0.0, min(d, (t + 1) * d - job.arrival))
             if length <= 0:
@@ -180,13 +241,14 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
             cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
             if not partners[j]:
                 # Time running, every GPU alone: its solo work.
-                col(0.0, length, [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)])
+                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)]
+                done.append((t, start, col(0.0, length, running)))
                 continue
             # The work W done in the slot is at most both credits below (the real pace is the
             # slowest partner's: at most the pace of the one the time is credited to, and at
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
-            col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])
+            done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
             alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
             col(0.0, length, alone)
             most = rows(("most", j, t), upper=0.0)
@@ -202,9 +264,17 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
                 col(0.0, g * length, shared)
-        col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
+        late = col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
+        finishes.append(
+            _completion_slots(rows, col, binaries, j, p, (horizon, d), done, late) if completion_slots else []
+        )
     completion = [
-        col(1.0, max(completion_cap, job.arrival + solo[j]), [(rows(("busy", j)), 1.0)], lower=job.arrival + solo[j])
+        col(
+            1.0,
+            max(completion_cap, job.arrival + solo[j]),
+            [(rows(("busy", j)), 1.0), *finishes[j]],
+            lower=job.arrival + solo[j],
+        )
         for j, job in enumerate(jobs)
     ]
     matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
@@ -216,6 +286,7 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
         np.array(col.lower),
         np.array(col.upper),
         np.array(completion, dtype=np.intp),
+        np.isin(np.arange(len(col.cost)), binaries),
     )
 
 
