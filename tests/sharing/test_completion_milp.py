@@ -88,3 +88,14 @@ def test_milp_beats_the_lp_on_a_readme_instance() -> None:
 
     inst = instance(6, 4)
     assert _average(inst, 30, milp=True) > _average(inst, 30, milp=False) + 300
+
+
+def test_certified_gap_never_falls_below_the_preemptive_floor() -> None:
+    """The instance above: the best policy averages 6.5 s at best (waiting for the short job)
+    or more, the preemptive schedule 6 s, so no valid bound certifies a gap below 1 - 6 / best."""
+    from packgap.analysis.sharing.certified import measure_instance
+
+    gap = measure_instance(tiny([(0.0, 1, 10), (1.0, 1, 1)], xi=2.0, gpus=1), 0, 22, milp=True)
+    assert gap.preemptive_s == pytest.approx(6.0, rel=1e-9)
+    assert gap.floor == pytest.approx(1 - 6.0 / gap.best_s, rel=1e-9) and gap.floor > 0
+    assert gap.gap >= gap.floor - 1e-6
