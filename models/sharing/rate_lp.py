@@ -20,6 +20,11 @@ so the LP optimum is a bound:
   xi(a, m) (eqs. 5-6) times the least solo time P_j^m over sub-batches whose worker fits
   beside a model-m worker at sub-batch 1. The real pace is the slowest partner's, at most
   both. sum_t W + late = P_j;
+* sub-batch: a job keeps one sub-batch b_j all its life (eq. 7). Where its solo sub-batch
+  b*_j does not fit beside a model-m worker at sub-batch 1, sharing with model m needs
+  b_j < b*_j, and then it runs alone at most at pace e_j0 = P_j / (least solo time below
+  b*_j) too. z_j in [0, 1] (binary in the MILP): time beside such models <= the slot's part x
+  z_j, time alone at full pace <= the slot's part x (1 - z_j), alone at pace e_j0 always;
 * mean busy date: C_j >= P_j / 2 + (1 / P_j) (sum_t s_jt W_jt + H late_j), with s_jt =
   max(slot start, a_j), an underestimate of when the work ran: work done at pace <= 1 ends no
   earlier than packed at full pace just before C_j; and C_j >= a_j + P_j;
@@ -91,6 +96,31 @@ def shared_solo_time(instance: SharingInstance, j: int, partner_model: str) -> f
         if memory_gb(model, math.ceil(job.batch / s)) <= room + 1e-9
     ]
     return min(times) if times else None
+
+
+def _solo_batch(instance: SharingInstance, j: int) -> int:
+    """b*_j: the sub-batch of :func:`packgap.models.sharing.bound.min_solo_time`."""
+    job = instance.jobs[j]
+    model = instance.models[job.model]
+    return next(
+        b
+        for b in (math.ceil(job.batch / s) for s in range(1, job.batch + 1))
+        if memory_gb(model, b) <= instance.cluster.gpu_memory_gb + 1e-9
+    )
+
+
+def _fits_beside(instance: SharingInstance, j: int, partner_model: str) -> bool:
+    """Whether j's worker at b*_j fits beside a ``partner_model`` worker at sub-batch 1."""
+    room = instance.cluster.gpu_memory_gb - memory_gb(instance.models[partner_model], 1)
+    return memory_gb(instance.models[instance.jobs[j].model], _solo_batch(instance, j)) <= room + 1e-9
+
+
+def _smaller_batch_time(instance: SharingInstance, j: int) -> float:
+    """j's least solo time over sub-batches below b*_j (eq. 7 depends on the step count only)."""
+    job = instance.jobs[j]
+    model = instance.models[job.model]
+    steps = {math.ceil(job.batch / b): b for b in range(1, _solo_batch(instance, j))}
+    return min(job.iterations * iteration_time(model, job.batch, b, job.gpus) for b in steps.values())
 
 
 def _pricing(instance: SharingInstance, solo: list[float]) -> dict[tuple[int, str], float]:
@@ -225,6 +255,8 @@ def build(
     price = _pricing(instance, solo)
     partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
     roles = _conflict_roles(instance)
+    narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
+    slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
     finishes: list[list[tuple[int, float]]] = []
     binaries: list[int] = []
@@ -232,6 +264,7 @@ def build(
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
         done: list[tuple[int, float, int]] = []
+        gate: list[tuple[int, float]] = []
         for t in range(slots):
             length = max(0.0, min(d, (t + 1) * d - job.arrival))
             if length <= 0:
@@ -250,12 +283,21 @@ def build(
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
             done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
             alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            gated = j in slow
+            if gated:
+                # Alone at full pace only with the solo sub-batch (z_j = 0), at e_j0 always.
+                full, may = rows(("full", j, t), upper=length), rows(("may share", j, t), upper=0.0)
+                gate += [(full, length), (may, -length)]
+                col(0.0, length, [(cap, g), (rate, 1.0), (credit, -slow[j]), (average, -slow[j]), *alone[4:]])
+                alone.append((full, 1.0))
             col(0.0, length, alone)
             most = rows(("most", j, t), upper=0.0)
             for m in partners[j]:
                 e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
                 # Time running beside a model-m partner (the slowest one), credited e_jm ...
                 timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                if gated and m in narrow[j]:
+                    timed.append((may, 1.0))
                 col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
                 # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
                 shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
@@ -264,6 +306,10 @@ def build(
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
                 col(0.0, g * length, shared)
+        if gate:
+            z = col(0.0, 1.0, gate)
+            if completion_slots:
+                binaries.append(z)
         late = col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
         finishes.append(
             _completion_slots(rows, col, binaries, j, p, (horizon, d), done, late) if completion_slots else []

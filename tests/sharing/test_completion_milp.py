@@ -99,3 +99,16 @@ def test_certified_gap_never_falls_below_the_preemptive_floor() -> None:
     assert gap.preemptive_s == pytest.approx(6.0, rel=1e-9)
     assert gap.floor == pytest.approx(1 - 6.0 / gap.best_s, rel=1e-9) and gap.floor > 0
     assert gap.gap >= gap.floor - 1e-6
+
+
+@pytest.mark.parametrize(("memory", "expected"), [(2.4, 15.0), (10.0, 10.0)])
+def test_sharing_that_needs_a_smaller_sub_batch_slows_the_job_alone_too(memory: float, expected: float) -> None:
+    """Two 10 s jobs on one GPU, xi = 1 (sharing free): with 10 GB both share at their solo
+    sub-batch (average 10 s); with 2.4 GB a worker at b* = 4 (1.4 GB) does not fit beside one at
+    b = 1 (1.1 GB), so sharing needs b = 3, two accumulation steps, half pace all the job's life:
+    sharing gains nothing and the optimum runs them one after the other (average 15 s). The
+    MILP's sub-batch gate z_j finds both; the LP alone relaxes the first to 14.5 s."""
+    inst = tiny([(0.0, 1, 10), (0.0, 1, 10)], xi=1.0, gpus=1, memory=memory)
+    optimum = FAMILY.evaluate(inst, solve(inst, None, time_limit=20).solution).objective
+    assert optimum == pytest.approx(expected, rel=1e-9)
+    assert _average(inst, 20, milp=True) == pytest.approx(expected, rel=1e-5)
