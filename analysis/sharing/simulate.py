@@ -4,8 +4,8 @@ on the average JCT beside them: the cheap bound (:mod:`packgap.models.sharing.bo
 ``--bound lp`` (the default), the rate LP (:mod:`packgap.analysis.sharing.lp_bound`; about 10 s
 at 240 jobs on 64 GPUs, 25 s on a Pollux file, within the time limit) or, with ``--bound milp``,
 the rate LP with completion-slot binaries (HiGHS's MIP dual bound; stronger on small
-instances: README 6-job instances 10.7 % mean certified gap against the LP's 16.4 %, 8 jobs
-14.5 % against 18.0 %, 0.4-60 s each on the loaded machine). ``bound_avg_jct_s`` is the larger of the two: all hold with and without preemption."""
+instances: README 6-job instances 10.7 % mean certified gap against the LP's 16.2 %, 8 jobs
+14.5 % against 17.8 %, 0.4-60 s each on the loaded machine). ``bound_avg_jct_s`` is the larger of the two: all hold with and without preemption."""
 
 from __future__ import annotations
 

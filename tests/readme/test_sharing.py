@@ -68,7 +68,7 @@ def certified(jobs: int) -> tuple[float, float]:
 @functools.cache
 def generated() -> float:
     """Mean certified gap (%) of the best policy on 240-job generated workloads, seeds 1-5 (the
-    LP within its 60 s; past it the cheap bound, which the LP never beat there)."""
+    LP within its 60 s; past it the cheap bound, which the LP beat on seed 2 only)."""
     from packgap.analysis.sharing.certified import measure
 
     return 100 * statistics.fmean(measure(240, seed, True).gap for seed in range(1, 6))
@@ -309,7 +309,7 @@ QUOTES: list[Quote] = [
         ],
         marks=("slow", "traces"),
     ),
-    Quote("On 240-job / 64-GPU generated workloads it stays at the cheap bound's", 0, generated, marks=("slow",)),
+    Quote("On 240-job / 64-GPU generated workloads it stays near the cheap bound's", 1, generated, marks=("slow",)),
     *quotes(
         "On Pollux's 1x workload 1 (160 jobs) the LP raises the bound on the average JCT from",
         [lambda: pollux_lp()[0], lambda: pollux_lp()[1]],
