@@ -4,16 +4,17 @@ with and without preemption (:mod:`packgap.analysis.sharing.certified`).
 
 Recorded: ``gap`` (best - bound) / best with the rate LP, ``cheap_gap`` with the cheap bound,
 the LP's seconds and peak memory. The default set is one 6-job README instance;
-``PACKGAP_BENCH=large`` runs the README's 6- and 8-job instances (seeds 1-10), 240-job /
-64-GPU generated workloads (seeds 1-5) and Pollux's published 1x workloads (160 jobs, files
-1-8; skipped without the trace folder). Measured on the loaded 2-core machine: mean gap 6 jobs
-19.9 % (cheap) -> 16.2 % (LP, 0.1-3 s each), 8 jobs 22.8 % -> 17.8 %; 240 jobs 13.6 % -> 13.5 %
-(the LP beats the solo-time bound on seed 2 only; 19-52 s each with 24 slots at load ~10); Pollux 1x 54.5 % with the cheap bound, the LP stopped at
-60 s on every file at that load (file 1 without a limit: 79 s, 47.9 % -> 42.9 %). Targets of
-the issue (5 %, 8 %, 8 %) not reached. ``test_certified_gap_milp``: the completion-slot MILP,
-6 jobs 10.7 %, 8 jobs 14.5 % (0.4-60 s each, 3 of 20 stopped at 60 s on the loaded machine);
-no valid bound can go below 4.1 % and 8.1 % there (``floor``: the best preemptive schedules of
-:mod:`packgap.analysis.sharing.ceiling`), 7.5 % at 240 jobs, 25.8 % on the Pollux files.
+``PACKGAP_BENCH=large`` runs the README's 6- and 8-job instances (seeds 1-10), 240-job / 64-GPU
+generated workloads (seeds 1-5) and Pollux's published 1x workloads (160 jobs, files 1-8;
+skipped without the trace folder). Measured on the loaded 2-core machine: mean gap 6 jobs 19.9 %
+(cheap) -> 16.2 % (LP, 0.1-3 s each), 8 jobs 22.8 % -> 17.8 %; 240 jobs 13.6 % -> 13.5 % (the LP
+beats the solo-time bound on seed 2 only; 19-52 s each with 24 slots at load ~10); Pollux 1x
+54.5 % with the cheap bound, the LP stopped at 60 s on every file at that load (file 1 without a
+limit: 98 s, 47.9 % -> 42.8 %). Targets of the issue (5 %, 8 %, 8 %) not reached.
+``test_certified_gap_milp``: the completion-slot MILP, 6 jobs 10.7 %, 8 jobs 14.5 % (0.4-60 s
+each, 3 of 20 stopped at 60 s on the loaded machine); no valid bound can go below 4.1 % and 8.1 %
+there (``floor``: the best preemptive schedules of :mod:`packgap.analysis.sharing.ceiling`),
+7.5 % at 240 jobs, 25.8 % on the Pollux files.
 """
 
 from __future__ import annotations
