@@ -1,11 +1,12 @@
-"""``packgap simulate`` on a sharing instance: every online policy over the whole workload,
-with the paper's metrics (average JCT, makespan, queuing, large/small split) and valid bounds
-on the average JCT beside them: the cheap bound (:mod:`packgap.models.sharing.bound`) and, with
+"""``packgap simulate`` on a sharing instance: every online policy over the whole workload, with
+the paper's metrics (average JCT, makespan, queuing, large/small split) and valid bounds on the
+average JCT beside them: the cheap bound (:mod:`packgap.models.sharing.bound`) and, with
 ``--bound lp`` (the default), the rate LP (:mod:`packgap.analysis.sharing.lp_bound`; about 10 s
 at 240 jobs on 64 GPUs, 25 s on a Pollux file, within the time limit) or, with ``--bound milp``,
-the rate LP with completion-slot binaries (HiGHS's MIP dual bound; stronger on small
-instances: README 6-job instances 10.7 % mean certified gap against the LP's 16.2 %, 8 jobs
-14.5 % against 17.8 %, 0.4-60 s each on the loaded machine). ``bound_avg_jct_s`` is the larger of the two: all hold with and without preemption."""
+the rate LP with completion-slot binaries (HiGHS's MIP dual bound; stronger on small instances:
+README 6-job instances 10.7 % mean certified gap against the LP's 16.2 %, 8 jobs 14.5 % against
+17.8 %, 0.4-60 s each on the loaded machine). ``bound_avg_jct_s`` is the larger of the two: all
+hold with and without preemption."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def run(
         "instance": instance.name,
         "source": instance.source,
         "jobs": len(instance.jobs),
-        "bound": kind,
+        "bound_kind": kind,
         **bounds(instance, kind, LP_TIME_LIMIT if time_limit is None else time_limit),
         "runs": runs,
         "note": POLLUX_NOTE,
@@ -118,7 +119,7 @@ def table(document: dict[str, Any]) -> SimulationTable:
             )
         )
     lp = document.get("lp_bound_avg_jct_s")
-    name = "MILP" if document.get("bound") == "milp" else "rate LP"
+    name = "MILP" if document.get("bound_kind") == "milp" else "rate LP"
     which = f"cheap {document['cheap_bound_avg_jct_s'] / 3600:.3f} h, {name} " + (
         "not computed" if lp is None else f"{lp / 3600:.3f} h"
     )

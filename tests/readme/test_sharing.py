@@ -213,7 +213,7 @@ QUOTES: list[Quote] = [
             lambda: splits(6)[4].optimum_s,
             lambda: preempted(8),
             lambda: 8.0,
-            lambda: 5.0,
+            lambda: 1.0,
         ],
         marks=("slow",),
     ),

@@ -90,7 +90,7 @@ def test_generate_solve_and_simulate(tmp_path: Path) -> None:
     milp = json.loads(
         packgap("simulate", "w.json", "--policy", "sjf", "--bound", "milp", "--json", cwd=tmp_path).stdout
     )
-    assert milp["bound"] == "milp" and milp["lp_bound_avg_jct_s"] is not None
+    assert milp["bound_kind"] == "milp" and milp["lp_bound_avg_jct_s"] is not None
     assert (
         doc["cheap_bound_avg_jct_s"] <= milp["bound_avg_jct_s"] <= milp["runs"][0]["metrics"]["avg_jct_s"] * (1 + 1e-9)
     )
