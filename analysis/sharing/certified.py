@@ -1,8 +1,9 @@
 """Certified gaps of the best policy (issue 18.2): best of FIFO, SJF, Tiresias, SJF-FFS and
-SJF-BSBF against the cheap bound and the rate LP bound (both valid with and without
-preemption). Gap = (best - bound) / best on the average JCT.
+SJF-BSBF against the cheap bound and the rate LP bound, or with ``--bound milp`` the rate
+LP with completion-slot binaries (all valid with and without preemption). Gap = (best -
+bound) / best on the average JCT.
 
-    python -m packgap.analysis.sharing.certified --jobs 6 8 --seeds 1-10
+    python -m packgap.analysis.sharing.certified --jobs 6 8 --seeds 1-10 [--bound milp]
     python -m packgap.analysis.sharing.certified --jobs 240 --seeds 1-5 --generated
     python -m packgap.analysis.sharing.certified --pollux --seeds 1-8
     python -m packgap.analysis.sharing.certified --jobs 6 8 --seeds 1-10 --optimum
@@ -12,8 +13,9 @@ Small instances are the README's (:func:`packgap.analysis.sharing.exact_scaling.
 published 1x workloads (``pollux/workloads/workload-SEED.csv`` of the trace folder, 160 jobs on
 64 GPUs, xi from Gavel). ``--optimum`` splits the certified gap on the small instances where the
 branch and bound proves the non-preemptive optimum: how far the best policy lies above the
-optimum, how far the bound lies below it, and how far preemptive Tiresias gets below it (the
-part no bound valid for preemptive schedules can close).
+optimum, how far the bound lies below it, and how far preemptive schedules (Tiresias, and
+the best of :mod:`packgap.analysis.sharing.ceiling`'s) get below it: the certified gap can
+never fall below (best policy - least known schedule) / best policy, whatever the valid bound.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from packgap.analysis.sharing import lp_bound
+from packgap.analysis.sharing.ceiling import preemptive_ceiling
 from packgap.analysis.sharing.exact_scaling import POLICIES, instance
 from packgap.instances.sharing.generator import generate
 from packgap.sharing import FAMILY, SharingInstance
@@ -37,6 +40,13 @@ class Gap:
     cheap_s: float
     bound_s: float
     seconds: float
+    #: The least average JCT of :func:`packgap.analysis.sharing.ceiling.preemptive_ceiling`.
+    preemptive_s: float
+
+    @property
+    def floor(self) -> float:
+        """(best policy - best preemptive schedule) / best policy: no valid bound certifies less."""
+        return max(0.0, self.best_s - self.preemptive_s) / self.best_s if self.best_s > 0 else 0.0
 
     @property
     def cheap_gap(self) -> float:
@@ -70,14 +80,26 @@ class Split:
         """(optimum - Tiresias) / optimum: > 0 where preemption beats every non-preemptive schedule."""
         return 1 - self.tiresias_s / self.optimum_s
 
+    @property
+    def preempted_best(self) -> float:
+        """(optimum - the ceiling's best preemptive schedule) / optimum."""
+        return 1 - self.gap.preemptive_s / self.optimum_s
 
-def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None) -> Gap:
+    @property
+    def floor(self) -> float:
+        """(best policy - least known schedule) / best policy: no valid bound certifies less."""
+        known = min(self.optimum_s, self.gap.preemptive_s)
+        return (self.gap.best_s - known) / self.gap.best_s if self.gap.best_s > 0 else 0.0
+
+
+def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None, milp: bool = False) -> Gap:
     best = min(FAMILY.evaluate(inst, policy(inst)).objective for policy in POLICIES.values())
     start = time.perf_counter()
-    out = lp_bound.solve(inst, slots)
+    out = lp_bound.solve(inst, slots, milp=milp)
     seconds = time.perf_counter() - start
     n, arrivals = len(inst.jobs), sum(j.arrival for j in inst.jobs)
-    return Gap(n, seed, best, (out.cheap_sum - arrivals) / n, (out.completion_sum - arrivals) / n, seconds)
+    cheap, bound = (out.cheap_sum - arrivals) / n, (out.completion_sum - arrivals) / n
+    return Gap(n, seed, best, cheap, bound, seconds, preemptive_ceiling(inst))
 
 
 #: Pollux's published 1x workloads inside the trace folder.
@@ -92,15 +114,15 @@ def pollux(seed: int) -> SharingInstance:
     return from_pollux(trace_file(POLLUX.format(seed=seed)))
 
 
-def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None) -> Gap:
-    return measure_instance(generate(jobs, seed) if generated else instance(jobs, seed), seed, slots)
+def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None, milp: bool = False) -> Gap:
+    return measure_instance(generate(jobs, seed) if generated else instance(jobs, seed), seed, slots, milp)
 
 
-def measure_pollux(seed: int, slots: int | None = None) -> Gap:
-    return measure_instance(pollux(seed), seed, slots)
+def measure_pollux(seed: int, slots: int | None = None, milp: bool = False) -> Gap:
+    return measure_instance(pollux(seed), seed, slots, milp)
 
 
-def split(jobs: int, seed: int, time_limit: float = 60.0) -> Split | None:
+def split(jobs: int, seed: int, time_limit: float = 60.0, milp: bool = False) -> Split | None:
     """:class:`Split` of a README instance (None: the optimum is not proven within ``time_limit``)."""
     from packgap.analysis.sharing.exact_scaling import measure as exact
 
@@ -109,7 +131,7 @@ def split(jobs: int, seed: int, time_limit: float = 60.0) -> Split | None:
         return None
     inst = instance(jobs, seed)
     tiresias = FAMILY.evaluate(inst, POLICIES["Tiresias"](inst)).objective
-    return Split(measure_instance(inst, seed), row.objective, tiresias)
+    return Split(measure_instance(inst, seed, milp=milp), row.objective, tiresias)
 
 
 def _seeds(text: str) -> range:
@@ -117,11 +139,15 @@ def _seeds(text: str) -> range:
     return range(int(lo), int(hi or lo) + 1)
 
 
-def _print(rows: list[Gap], what: str) -> None:
+def _print(rows: list[Gap], what: str, bound: str) -> None:
     for r in rows:
-        print({**asdict(r), "cheap_gap": round(r.cheap_gap, 4), "gap": round(r.gap, 4)})
+        print({**asdict(r), "cheap_gap": round(r.cheap_gap, 4), "gap": round(r.gap, 4), "floor": round(r.floor, 4)})
     cheap, lp = statistics.fmean(r.cheap_gap for r in rows), statistics.fmean(r.gap for r in rows)
-    print(f"{what}: mean certified gap {cheap:.1%} (cheap bound) -> {lp:.1%} (rate LP)")
+    seconds, floor = max(r.seconds for r in rows), statistics.fmean(r.floor for r in rows)
+    print(
+        f"{what}: mean certified gap {cheap:.1%} (cheap bound) -> {lp:.1%} ({bound}, at most {seconds:.1f} s); "
+        f"no valid bound below {floor:.1%} (preemptive schedules)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -129,26 +155,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[6])
     parser.add_argument("--seeds", default="1-10")
     parser.add_argument("--slots", type=int, default=None)
+    parser.add_argument("--bound", choices=("lp", "milp"), default="lp", help="the rate LP or its completion-slot MILP")
     parser.add_argument("--generated", action="store_true")
     parser.add_argument("--pollux", action="store_true", help="Pollux's 1x workloads, one per seed (1-8)")
     parser.add_argument("--optimum", action="store_true", help="split each gap at the proven optimum")
     parser.add_argument("--time-limit", type=float, default=60.0, help="--optimum: seconds per exact search")
     args = parser.parse_args(argv)
+    milp = args.bound == "milp"
     if args.pollux:
-        _print([measure_pollux(s, args.slots) for s in _seeds(args.seeds)], "Pollux 1x")
+        _print([measure_pollux(s, args.slots, milp) for s in _seeds(args.seeds)], "Pollux 1x", args.bound)
         return
     for jobs in args.jobs:
         if args.optimum:
-            found = (split(jobs, seed, args.time_limit) for seed in _seeds(args.seeds))
+            found = (split(jobs, seed, args.time_limit, milp) for seed in _seeds(args.seeds))
             splits = [s for s in found if s is not None]
+            for s in splits:
+                print(
+                    f"seed {s.gap.seed}: best {s.gap.best_s:.0f} s, optimum {s.optimum_s:.0f} s, preemptive "
+                    f"{s.gap.preemptive_s:.0f} s, bound {s.gap.bound_s:.0f} s; gap {s.gap.gap:.1%}, floor {s.floor:.1%}"
+                )
             above, below = statistics.fmean(s.above for s in splits), statistics.fmean(s.below for s in splits)
-            preempted = max(s.preempted for s in splits)
+            preempted, best = max(s.preempted for s in splits), max(s.preempted_best for s in splits)
+            gap, floor = statistics.fmean(s.gap.gap for s in splits), statistics.fmean(s.floor for s in splits)
             print(
                 f"{jobs} jobs ({len(splits)} proven): best policy {above:.1%} above the optimum, bound {below:.1%} "
-                f"below it; Tiresias at most {preempted:.1%} below it"
+                f"below it; Tiresias at most {preempted:.1%} below it, the ceiling's preemptive schedules "
+                f"{best:.1%}; mean certified gap {gap:.1%}, "
+                f"no valid bound below {floor:.1%}"
             )
             continue
-        _print([measure(jobs, s, args.generated, args.slots) for s in _seeds(args.seeds)], f"{jobs} jobs")
+        rows = [measure(jobs, s, args.generated, args.slots, milp) for s in _seeds(args.seeds)]
+        _print(rows, f"{jobs} jobs", args.bound)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 The horizon is the makespan of the best non-preemptive heuristic schedule and each C_j is
 capped by that schedule's sum of completion times (every schedule at least as good stays
-feasible). The value is the weak-duality bound recomputed from HiGHS's row prices, never the
-solver's objective, and never below the cheap bound (:mod:`packgap.models.sharing.bound`): the
-larger of two valid bounds is valid.
+feasible). The LP's value is the weak-duality bound recomputed from HiGHS's row prices, never
+the solver's objective; the MILP's (``milp``: the completion-slot binaries) is HiGHS's dual
+bound when the search ends (proven optimum, node or time limit), stepped down by
+:data:`MIP_SLACK`. Either is never below the cheap bound (:mod:`packgap.models.sharing.bound`):
+the larger of two valid bounds is valid.
 """
 
 from __future__ import annotations
@@ -24,9 +26,19 @@ from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 #: Slots of the default grid: 60 up to :data:`MANY` jobs, 24 beyond (measured on the loaded
 #: 2-core machine, 240 jobs / 64 GPUs: 18 s at 24 slots, 114 s at 60, the same bound).
 SLOTS, FEW_SLOTS, MANY = 60, 24, 50
+#: The MILP's grid: 30 slots (README 6-job seed 1: proven in 4 s at 30 slots, 1,396 s; at 60
+#: stopped at 30 s with 1,327 s, proven in 18 s CPU with 1,406 s), and its node limit, which
+#: stops every run at the same point (deterministic) before the time limit does (the README's
+#: 6-job instances are proven within 396 nodes, 15 s CPU; 1,000 nodes took 66 s on an 8-job one).
+MILP_SLOTS, MILP_NODES = 30, 500
+#: Relative step down of HiGHS's MIP dual bound: its LPs are solved to feasibility tolerances
+#: of 1e-7, not exactly.
+MIP_SLACK = 1e-6
 
 
-def default_slots(jobs: int) -> int:
+def default_slots(jobs: int, milp: bool = False) -> int:
+    if milp:
+        return MILP_SLOTS if jobs <= MANY else FEW_SLOTS
     return SLOTS if jobs <= MANY else FEW_SLOTS
 
 
@@ -43,8 +55,11 @@ class LpBound:
         return self.cheap_sum if self.lp_sum is None else max(self.cheap_sum, self.lp_sum)
 
 
-def solve(instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0) -> LpBound:
-    """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`)."""
+def solve(
+    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0, milp: bool = False
+) -> LpBound:
+    """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
+    ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -56,17 +71,24 @@ def solve(instance: SharingInstance, slots: int | None = None, time_limit: float
             evaluation = FAMILY.evaluate(instance, incumbent)
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
-            lp = rate_lp.build(instance, horizon, slots or default_slots(len(instance.jobs)), cap)
+            grid = slots or default_slots(len(instance.jobs), milp)
+            lp = rate_lp.build(instance, horizon, grid, cap, completion_slots=milp)
     except TimeLimitReached as exc:
         return LpBound(None, cheap, str(exc))
     if time_limit is not None:
         time_limit -= time.perf_counter() - start
         if time_limit < MIN_SOLVE_S:
             return LpBound(None, cheap, "time limit reached before solving the rate LP")
-    model = HighsModel(lp.row_lower, lp.row_upper, SolveOptions(time_limit=time_limit))
+    options = SolveOptions(time_limit=time_limit, node_limit=MILP_NODES if milp else None)
+    model = HighsModel(lp.row_lower, lp.row_upper, options)
     m = lp.matrix
     model.add_columns(Columns(lp.cost, lp.lower, lp.upper, m.indptr, m.indices, m.data))
+    if milp:
+        model.set_integer(lp.integer)
     solution = model.solve(time_limit, warm=False)
+    if milp:
+        found = solution.mip_bound
+        return LpBound(None if found is None else found - MIP_SLACK * abs(found), cheap, solution.message)
     if solution.y is None:
         return LpBound(None, cheap, solution.message)
     return LpBound(rate_lp.dual_bound(lp, solution.y), cheap, solution.message)

@@ -20,6 +20,11 @@ so the LP optimum is a bound:
   xi(a, m) (eqs. 5-6) times the least solo time P_j^m over sub-batches whose worker fits
   beside a model-m worker at sub-batch 1. The real pace is the slowest partner's, at most
   both. sum_t W + late = P_j;
+* sub-batch: a job keeps one sub-batch b_j all its life (eq. 7). Where its solo sub-batch
+  b*_j does not fit beside a model-m worker at sub-batch 1, sharing with model m needs
+  b_j < b*_j, and then it runs alone at most at pace e_j0 = P_j / (least solo time below
+  b*_j) too. z_j in [0, 1] (binary in the MILP): time beside such models <= the slot's part x
+  z_j, time alone at full pace <= the slot's part x (1 - z_j), alone at pace e_j0 always;
 * mean busy date: C_j >= P_j / 2 + (1 / P_j) (sum_t s_jt W_jt + H late_j), with s_jt =
   max(slot start, a_j), an underestimate of when the work ran: work done at pace <= 1 ends no
   earlier than packed at full pace just before C_j; and C_j >= a_j + P_j;
@@ -27,6 +32,19 @@ so the LP optimum is a bound:
   needs the whole cluster (the "star") holds every GPU while it runs, so the other one holds
   a GPU alone only while the star does not run. GPU-seconds alone miss this: a 16-GPU job and
   an 8-GPU job on 16 GPUs cannot progress side by side on 8 + 8 GPUs.
+
+With ``completion_slots`` it is a MILP: per job and slot a binary y_jt, j completes within
+slot t (the overflow slot: at or after H), sum_t y_jt = 1, and
+
+* done: the work by the end of slot t >= P_j x sum_{s <= t} y_js;
+* nothing runs after completion: running time in slot t <= its part of the slot x
+  (1 - sum_{s < t} y_js);
+* finish: C_j >= s_jt + W_jt where y_jt = 1 (the work of the completion slot runs at pace
+  <= 1 after its start; the row is C_j - W_jt - (s_jt + D) y_jt >= -D, slack where y_jt = 0
+  since W_jt <= D), C_j >= H + late_j in the overflow slot, and C_j >= sum_t s_jt y_jt.
+
+Any schedule, preemptive or not, maps to a feasible point (y at the slot where it finishes),
+so the MILP optimum, and any dual bound of a search over it, is a bound too.
 
 Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
@@ -62,6 +80,8 @@ class RateLp:
     upper: np.ndarray
     #: Column index of each job's completion time C_j.
     completion: np.ndarray
+    #: True for the completion-slot binaries (all False without ``completion_slots``).
+    integer: np.ndarray
 
 
 def shared_solo_time(instance: SharingInstance, j: int, partner_model: str) -> float | None:
@@ -76,6 +96,31 @@ def shared_solo_time(instance: SharingInstance, j: int, partner_model: str) -> f
         if memory_gb(model, math.ceil(job.batch / s)) <= room + 1e-9
     ]
     return min(times) if times else None
+
+
+def _solo_batch(instance: SharingInstance, j: int) -> int:
+    """b*_j: the sub-batch of :func:`packgap.models.sharing.bound.min_solo_time`."""
+    job = instance.jobs[j]
+    model = instance.models[job.model]
+    return next(
+        b
+        for b in (math.ceil(job.batch / s) for s in range(1, job.batch + 1))
+        if memory_gb(model, b) <= instance.cluster.gpu_memory_gb + 1e-9
+    )
+
+
+def _fits_beside(instance: SharingInstance, j: int, partner_model: str) -> bool:
+    """Whether j's worker at b*_j fits beside a ``partner_model`` worker at sub-batch 1."""
+    room = instance.cluster.gpu_memory_gb - memory_gb(instance.models[partner_model], 1)
+    return memory_gb(instance.models[instance.jobs[j].model], _solo_batch(instance, j)) <= room + 1e-9
+
+
+def _smaller_batch_time(instance: SharingInstance, j: int) -> float:
+    """j's least solo time over sub-batches below b*_j (eq. 7 depends on the step count only)."""
+    job = instance.jobs[j]
+    model = instance.models[job.model]
+    steps = {math.ceil(job.batch / b): b for b in range(1, _solo_batch(instance, j))}
+    return min(job.iterations * iteration_time(model, job.batch, b, job.gpus) for b in steps.values())
 
 
 def _pricing(instance: SharingInstance, solo: list[float]) -> dict[tuple[int, str], float]:
@@ -135,6 +180,47 @@ class _Columns:
                 self.vals.append(v)
         return k
 
+    def enter(self, k: int, entries: list[tuple[int, float]]) -> None:
+        """More entries of column ``k`` (rows allocated after it)."""
+        for r, v in entries:
+            self.rows.append(r)
+            self.cols.append(k)
+            self.vals.append(v)
+
+
+def _completion_slots(
+    rows: _Rows,
+    col: _Columns,
+    binaries: list[int],
+    j: int,
+    p: float,
+    grid: tuple[float, float],
+    slots: list[tuple[int, float, int]],
+    late: int,
+) -> list[tuple[int, float]]:
+    """Job j's completion-slot binaries (appended to ``binaries``) over its ``slots`` (slot,
+    start s_jt, work column) and the overflow; ``grid`` is (H, D). Returns C_j's entries in
+    the finish rows."""
+    horizon, d = grid
+    one = rows(("one", j), 1.0, 1.0)
+    done = [rows(("done", j, t), lower=0.0) for t, _, _ in slots]
+    for k, (_, _, work) in enumerate(slots):
+        col.enter(work, [(r, 1.0) for r in done[k:]])
+    rates = [rows(("rate", j, t)) for t, _, _ in slots]
+    lengths = [rows.upper[r] for r in rates]
+    mean, entries = rows(("slot", j), lower=0.0), []
+    for k, (t, start, work) in enumerate(slots):
+        finish = rows(("finish", j, t), lower=-d)
+        col.enter(work, [(finish, -1.0)])
+        after = [(r, length) for r, length in zip(rates[k + 1 :], lengths[k + 1 :], strict=True)]
+        y = [(one, 1.0), (mean, -start), (finish, -(start + d)), *((r, -p) for r in done[k:]), *after]
+        binaries.append(col(0.0, 1.0, y))
+        entries.append((finish, 1.0))
+    overflow = rows(("overflow", j), lower=0.0)
+    col.enter(late, [(overflow, -1.0)])
+    binaries.append(col(0.0, 1.0, [(one, 1.0), (mean, -horizon), (overflow, -horizon)]))
+    return [*entries, (mean, 1.0), (overflow, 1.0)]
+
 
 def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int, int], str]]]:
     """Per job, the conflict rows it enters and its role there: "pair" (both plain),
@@ -155,10 +241,12 @@ def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int
     return roles
 
 
-def build(instance: SharingInstance, horizon: float, slots: int, completion_cap: float) -> RateLp:
+def build(
+    instance: SharingInstance, horizon: float, slots: int, completion_cap: float, completion_slots: bool = False
+) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
-    every better schedule feasible)."""
+    every better schedule feasible); ``completion_slots``: the MILP with y_jt."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -167,10 +255,16 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
     price = _pricing(instance, solo)
     partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
     roles = _conflict_roles(instance)
+    narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
+    slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
+    finishes: list[list[tuple[int, float]]] = []
+    binaries: list[int] = []
     for j, job in enumerate(jobs):
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
+        done: list[tuple[int, float, int]] = []
+        gate: list[tuple[int, float]] = []
         for t in range(slots):
             length = max(0.0, min(d, (t + 1) * d - job.arrival))
             if length <= 0:
@@ -180,20 +274,30 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
             cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
             if not partners[j]:
                 # Time running, every GPU alone: its solo work.
-                col(0.0, length, [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)])
+                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)]
+                done.append((t, start, col(0.0, length, running)))
                 continue
             # The work W done in the slot is at most both credits below (the real pace is the
             # slowest partner's: at most the pace of the one the time is credited to, and at
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
-            col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])
+            done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
             alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            gated = j in slow
+            if gated:
+                # Alone at full pace only with the solo sub-batch (z_j = 0), at e_j0 always.
+                full, may = rows(("full", j, t), upper=length), rows(("may share", j, t), upper=0.0)
+                gate += [(full, length), (may, -length)]
+                col(0.0, length, [(cap, g), (rate, 1.0), (credit, -slow[j]), (average, -slow[j]), *alone[4:]])
+                alone.append((full, 1.0))
             col(0.0, length, alone)
             most = rows(("most", j, t), upper=0.0)
             for m in partners[j]:
                 e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
                 # Time running beside a model-m partner (the slowest one), credited e_jm ...
                 timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                if gated and m in narrow[j]:
+                    timed.append((may, 1.0))
                 col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
                 # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
                 shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
@@ -202,9 +306,21 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
                 col(0.0, g * length, shared)
-        col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
+        if gate:
+            z = col(0.0, 1.0, gate)
+            if completion_slots:
+                binaries.append(z)
+        late = col(0.0, p, [(work, 1.0), (busy, -horizon / p)])
+        finishes.append(
+            _completion_slots(rows, col, binaries, j, p, (horizon, d), done, late) if completion_slots else []
+        )
     completion = [
-        col(1.0, max(completion_cap, job.arrival + solo[j]), [(rows(("busy", j)), 1.0)], lower=job.arrival + solo[j])
+        col(
+            1.0,
+            max(completion_cap, job.arrival + solo[j]),
+            [(rows(("busy", j)), 1.0), *finishes[j]],
+            lower=job.arrival + solo[j],
+        )
         for j, job in enumerate(jobs)
     ]
     matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
@@ -216,6 +332,7 @@ def build(instance: SharingInstance, horizon: float, slots: int, completion_cap:
         np.array(col.lower),
         np.array(col.upper),
         np.array(completion, dtype=np.intp),
+        np.isin(np.arange(len(col.cost)), binaries),
     )
 
 

@@ -30,3 +30,10 @@ def tiny(
         Interference(xi, pairs or {}),
         tuple(Job(f"j{i}", a, g, n, 4, f"m{i % models}") for i, (a, g, n) in enumerate(jobs)),
     )
+
+
+def paired_models(jobs: Sequence[tuple[float, int, int]], xi: float, models: int) -> SharingInstance:
+    """:func:`tiny` on 2 GPUs with ``models`` models and their own ordered-pair xi in [1, xi]
+    (the sharing balance rows of the rate LP matter)."""
+    pairs = {(f"m{a}", f"m{b}"): 1.0 + ((a + 2 * b) % 3) * (xi - 1) / 2 for a in range(models) for b in range(models)}
+    return tiny(sorted(jobs), xi=xi, gpus=2, models=models, pairs=pairs)

@@ -87,6 +87,13 @@ def test_generate_solve_and_simulate(tmp_path: Path) -> None:
     only = json.loads(cheap.stdout)
     assert only["lp_bound_avg_jct_s"] is None
     assert only["bound_avg_jct_s"] == only["cheap_bound_avg_jct_s"] == doc["cheap_bound_avg_jct_s"]
+    milp = json.loads(
+        packgap("simulate", "w.json", "--policy", "sjf", "--bound", "milp", "--json", cwd=tmp_path).stdout
+    )
+    assert milp["bound_kind"] == "milp" and milp["lp_bound_avg_jct_s"] is not None
+    assert (
+        doc["cheap_bound_avg_jct_s"] <= milp["bound_avg_jct_s"] <= milp["runs"][0]["metrics"]["avg_jct_s"] * (1 + 1e-9)
+    )
     bad = packgap("simulate", "w.json", "--bound", "tight", cwd=tmp_path)
     assert bad.returncode == 2 and "bound" in bad.stderr and "Traceback" not in bad.stderr
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap.analysis.sharing import lp_bound
+from packgap.analysis.sharing.ceiling import preemptive_ceiling
 from packgap.heuristics.sharing.exclusive import fifo, sjf
 from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
 from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
@@ -21,15 +22,15 @@ from packgap.models.sharing.branch_bound import solve
 from packgap.sharing import FAMILY
 from packgap.solvers.highspy_lp import Columns, HighsModel
 from packgap.solvers.outcome import SolveOptions
-from tests.sharing.helpers import tiny
+from tests.sharing.helpers import paired_models, tiny
 
 POLICIES = (fifo, sjf, sjf_ffs, sjf_bsbf, tiresias)
 EXAMPLES = int(os.environ.get("SHARING_EXAMPLES", "10"))
 
 
-def _lp_average(instance, slots: int = 30) -> float:
-    """The certified LP value alone (not raised to the cheap bound), as an average JCT."""
-    out = lp_bound.solve(instance, slots)
+def _lp_average(instance, slots: int = 30, milp: bool = False) -> float:
+    """The certified LP (or MILP) value alone (not raised to the cheap bound), as an average JCT."""
+    out = lp_bound.solve(instance, slots, milp=milp)
     assert out.lp_sum is not None, out.status
     return (out.lp_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
 
@@ -50,14 +51,16 @@ def test_lp_bound_is_below_the_brute_force_optimum_and_every_policy(seed: int, j
     st.lists(st.tuples(st.floats(0, 50), st.integers(1, 2), st.integers(1, 40)), min_size=1, max_size=4),
     st.floats(1.0, 3.0),
     st.integers(1, 3),
+    st.booleans(),
 )
 def test_lp_bound_holds_on_hand_made_pairs_of_models(
-    jobs: list[tuple[float, int, int]], xi: float, models: int
+    jobs: list[tuple[float, int, int]], xi: float, models: int, milp: bool
 ) -> None:
-    """Several models with their own ordered-pair xi, so the sharing balance rows matter."""
-    pairs = {(f"m{a}", f"m{b}"): 1.0 + ((a + 2 * b) % 3) * (xi - 1) / 2 for a in range(models) for b in range(models)}
-    inst = tiny(sorted(jobs), xi=xi, gpus=2, models=models, pairs=pairs)
-    bound = _lp_average(inst, 20)
+    """Several models with their own ordered-pair xi, so the sharing balance rows matter; the
+    LP and its completion-slot MILP, below the preemptive ceiling's schedules too."""
+    inst = paired_models(jobs, xi, models)
+    bound = _lp_average(inst, 12 if milp else 20, milp)
+    assert bound <= preemptive_ceiling(inst) * (1 + 1e-9)
     optimum = FAMILY.evaluate(inst, solve(inst, None, time_limit=20).solution).objective
     assert bound <= optimum * (1 + 1e-9)
     assert bound <= FAMILY.evaluate(inst, tiresias(inst)).objective * (1 + 1e-9)
