@@ -6,7 +6,6 @@ from __future__ import annotations
 ILLUSTRATION = "no result: an illustration or diagram"
 SETUP = "no result: the set-up (configuration, models, notation)"
 TESTBED = "not reproduced: a measurement on the authors' testbed hardware, whose data are not published"
-NOT_YET = "not reproduced yet: the data exist in `../shared/traces/{}`"
 #: What the simulated halves of PAL's testbed results run without.
 TESTBED_SIM = (
     " (the testbed GPUs' own PM penalties of Fig. 8 and the per-model locality penalties are not "
