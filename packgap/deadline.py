@@ -60,7 +60,7 @@ class _Deadline:
     hypothesis). It does not raise where that would do harm: inside an import (a module left
     half set up for every later import: an ``AttributeError`` on a pandas submodule with a
     1 ms limit), while an exception raised in the block is being handled (it would replace
-    it) or while the block exits; and a timer whose block is gone (left by an exception before
+    it) or while the block is entered or exits; and a timer whose block is gone (left by an exception before
     its exit ran) only disarms itself."""
 
     def __init__(self, seconds: float, what: str) -> None:
@@ -103,6 +103,9 @@ class _Deadline:
         return False
 
 
+_OWN_CODE = (_Deadline.__enter__.__code__, _Deadline.__exit__.__code__)
+
+
 def _stack(frame: FrameType | None) -> Iterator[FrameType]:
     while frame is not None:
         yield frame
@@ -110,5 +113,6 @@ def _stack(frame: FrameType | None) -> Iterator[FrameType]:
 
 
 def _busy(frame: FrameType) -> bool:
-    """Whether ``frame`` imports a module or exits a deadline's block."""
-    return frame.f_code.co_filename.startswith("<frozen importlib") or frame.f_code is _Deadline.__exit__.__code__
+    """Whether ``frame`` imports a module, or enters or exits a deadline's block (an exception
+    raised in ``__enter__`` would leave the block before its ``__exit__`` could convert it)."""
+    return frame.f_code.co_filename.startswith("<frozen importlib") or frame.f_code in _OWN_CODE

@@ -55,6 +55,15 @@ def test_code_that_catches_every_exception_cannot_swallow_the_deadline() -> None
                 _spin(0.001)
 
 
+def test_a_limit_that_passes_while_arming_still_reaches_the_block() -> None:
+    """A limit shorter than arming the timer expires inside ``__enter__``: raised there, it
+    escaped as the timer's private exception (CI, planning exact-milp at a 1e-3 s limit).
+    Before the fix every one of these escaped."""
+    for _ in range(200):
+        with pytest.raises(TimeLimitReached), interrupt_after(1e-6, "arming"):
+            _spin(5)
+
+
 def test_a_timer_whose_block_is_gone_disarms_itself() -> None:
     """An exception between arming and the block's start skips the exit that disarms it: the
     next alarm, outside the block, must stop the timer instead of raising there."""
