@@ -299,6 +299,9 @@ def figures(
         Path | None, typer.Option("--store", help="DuckDB file of computed rows (default OUT/reproductions.duckdb).")
     ] = None,
     recompute: Annotated[bool, typer.Option("--recompute", help="Compute again even when rows are stored.")] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Reproductions computed at once, each in its own process.")
+    ] = 1,
     list_only: Annotated[bool, typer.Option("--list", help="List the reproductions and exit.")] = False,
 ) -> None:
     """Regenerate the papers' reproduced tables and figures (PNG, PDF) and REPRODUCTION.md;
@@ -323,7 +326,7 @@ def figures(
     db = ResultStore(store_path)
     try:
         with ticking("reproductions") as tick:
-            done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick)
+            done = reproduce(items, quick=quick, out=out_dir, store=db, recompute=recompute, tick=tick, workers=workers)
             # REPRODUCTION.md of named reproductions keeps the others already stored for this
             # code and size (an earlier --all into the same folder), redrawn, not recomputed
             others = [r for r in chosen([]) if r.name not in {i.name for i in items}]

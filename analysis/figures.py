@@ -10,8 +10,10 @@ package's source digest, so a rerun of the same code recomputes nothing and only
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 import packgap
 from packgap import jsonio
 from packgap.analysis import registry
-from packgap.analysis.kit import PaperValue, Reproduction, Tick
+from packgap.analysis.kit import PaperValue, Reproduction, Tick, no_tick
 from packgap.analysis.store import ResultStore, StoredRows, checkout_commit, source_digest
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.instances.traces import traces_dir
@@ -76,33 +78,78 @@ def reproduce(
     recompute: bool,
     tick: Tick,
     stored_only: bool = False,
+    workers: int = 1,
 ) -> list[Reproduced]:
     """Compute (or reuse) the rows of each reproduction, draw its figures into ``out`` and
-    collect its paper-vs-ours values; every computed set of rows is stored at once, keyed by
-    the reproduction's parameters and the package's source digest (rows of other code, other
-    sizes or seeds are never reused). ``stored_only`` skips the items without stored rows
-    instead of computing them."""
-    done = []
+    collect its paper-vs-ours values; every computed set of rows is stored as soon as it is
+    done, keyed by the reproduction's parameters and the package's source digest (rows of
+    other code, other sizes or seeds are never reused), so an interrupted run keeps what it
+    finished. ``stored_only`` skips the items without stored rows instead of computing them;
+    ``workers`` > 1 computes that many reproductions at once, each in its own process (rows
+    are deterministic, so they are the same as one process computes)."""
     digest = source_digest()
     traces = trace_folder()
     tick("reproductions", 0, len(items))
+    params = {item.name: {**item.params(quick), "traces": traces} for item in items}
+    found = {i.name: None if recompute else store.find_reproduction(i.name, params[i.name], digest) for i in items}
+    todo = [] if stored_only else [i for i in items if found[i.name] is None]
+    computed = {i.name for i in todo}
+    for item, rows, seconds in _computed(todo, quick, workers, tick):
+        store.append_reproduction(item.name, params[item.name], digest, rows, seconds)
+        found[item.name] = StoredRows(rows, "this run", checkout_commit(), packgap.__version__, seconds)
+    done = []
     for item in items:
-        params = {**item.params(quick), "traces": traces}
-        stored = None if recompute else store.find_reproduction(item.name, params, digest)
-        if stored is None and stored_only:
-            continue
-        reused = stored is not None
+        stored = found[item.name]
         if stored is None:
-            started = time.perf_counter()
-            rows = item.compute(quick, tick)
-            seconds = time.perf_counter() - started
-            store.append_reproduction(item.name, params, digest, rows, seconds)
-            # Through JSON as the store returns them, so computed and reused rows compare alike.
-            rows = json.loads(jsonio.dumps(rows))
-            stored = StoredRows(rows, "this run", checkout_commit(), packgap.__version__, seconds)
+            continue
+        reused = item.name not in computed
         figures = item.draw(stored.rows, out)
         full = store.find_reproduction(item.name, {**item.params(False), "traces": traces}, digest) if quick else None
         full_values = None if full is None else item.compare(full.rows)
         done.append(Reproduced(item, figures, item.compare(stored.rows), stored, reused, quick, full_values))
-        tick(f"{item.name}: {'stored' if reused else 'computed'}", 1, None)
+        if reused:
+            tick(f"{item.name}: stored", 1, None)
     return done
+
+
+def _computed(
+    items: Sequence[Reproduction], quick: bool, workers: int, tick: Tick
+) -> Iterator[tuple[Reproduction, list[dict[str, Any]], float]]:
+    """(item, rows, seconds) of each item, in the order they finish. Rows come back through
+    JSON as the store returns them, so computed and reused rows compare alike."""
+    if workers <= 1 or len(items) <= 1:
+        for item in items:
+            text, seconds = _compute(item.compute, quick, tick)
+            tick(f"{item.name}: computed", 1, None)
+            yield item, json.loads(text), seconds
+        return
+    # spawn, not fork: the parent holds a DuckDB connection and a progress-bar thread.
+    pool = ProcessPoolExecutor(min(workers, len(items)), mp_context=multiprocessing.get_context("spawn"))
+    failed: BaseException | None = None
+    try:
+        running = {pool.submit(_compute, item.compute, quick): item for item in items}
+        for future in as_completed(running):
+            if future.cancelled():
+                continue
+            if future.exception() is not None:
+                # The others still running finish and are stored before the first error is raised.
+                failed = failed or future.exception()
+                for other in running:
+                    other.cancel()
+                continue
+            text, seconds = future.result()
+            tick(f"{running[future].name}: computed", 1, None)
+            yield running[future], json.loads(text), seconds
+    finally:
+        # An interrupt cancels what has not started.
+        pool.shutdown(wait=False, cancel_futures=True)
+    if failed is not None:
+        raise failed
+
+
+def _compute(
+    compute: Callable[[bool, Tick], list[dict[str, Any]]], quick: bool, tick: Tick = no_tick
+) -> tuple[str, float]:
+    started = time.perf_counter()
+    rows = compute(quick, tick)
+    return jsonio.dumps(rows), time.perf_counter() - started

@@ -17,6 +17,7 @@ jobs of SJF-BSBF achieves lower than 500 seconds of JCTs", Fig. 5b: the sharing 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick
@@ -64,16 +65,15 @@ def job_rows(instance: Any, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _compute(instance: Callable[[int], Any]) -> Callable[[bool, Tick], list[dict[str, Any]]]:
-    def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-        tick("per-job runs", 0, len(SEEDS))
-        rows = []
-        for seed in SEEDS:
-            rows += job_rows(instance(seed), seed)
-            tick(f"per-job runs, seed {seed}", 1, None)
-        return rows
-
-    return compute
+def _compute(instance: Callable[[int], Any], quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    """Per-job rows of ``instance(seed)`` over :data:`SEEDS` (bound with ``partial``:
+    module-level, so ``figures --workers`` can hand it to another process)."""
+    tick("per-job runs", 0, len(SEEDS))
+    rows = []
+    for seed in SEEDS:
+        rows += job_rows(instance(seed), seed)
+        tick(f"per-job runs, seed {seed}", 1, None)
+    return rows
 
 
 def _table3_instance(seed: int) -> Any:
@@ -214,7 +214,7 @@ FIG4 = Reproduction(
     "SJF-BSBF",
     "Fig. 4",
     "JCT distribution and average queuing per model, testbed-like workload (Table II's runs)",
-    _compute(table2_instance),
+    partial(_compute, table2_instance),
     figures.draw_per_job("Fig. 4", "testbed-like workload, 30 jobs, 16 GPUs", THRESHOLDS["Fig. 4"][:2], "h"),
     compare_fig4,
     _size(30),
@@ -224,7 +224,7 @@ FIG5 = Reproduction(
     "SJF-BSBF",
     "Fig. 5",
     "JCT distribution and average queuing per model, 240 jobs (Table III's runs)",
-    _compute(_table3_instance),
+    partial(_compute, _table3_instance),
     figures.draw_per_job("Fig. 5", "simulation workload, 240 jobs, 64 GPUs", THRESHOLDS["Fig. 5"][:2], "s"),
     compare_fig5,
     _size(240),

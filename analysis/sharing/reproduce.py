@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, versus
@@ -131,16 +132,15 @@ def table2(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     return rows
 
 
-def _load(jobs: int) -> Any:
-    def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-        from packgap.instances.sharing.generator import generate
+def _load(jobs: int, quick: bool, tick: Tick) -> list[dict[str, Any]]:
+    """Rows of ``generate(jobs, seed)`` over the seeds (bound with ``partial``: module-level,
+    so ``figures --workers`` can hand it to another process)."""
+    from packgap.instances.sharing.generator import generate
 
-        return [
-            simulate_row(generate(jobs, seed), {"seed": seed, "jobs": jobs}, tick, lp_in(quick))
-            for seed in seed_range(quick)
-        ]
-
-    return compute
+    return [
+        simulate_row(generate(jobs, seed), {"seed": seed, "jobs": jobs}, tick, lp_in(quick))
+        for seed in seed_range(quick)
+    ]
 
 
 def fig6a(quick: bool, tick: Tick) -> list[dict[str, Any]]:
@@ -300,7 +300,7 @@ REPRODUCTIONS = (
         "SJF-BSBF",
         "Table III",
         "Large/small JCT and queuing, 240 jobs",
-        _load(240),
+        partial(_load, 240),
         figures.draw_table("Table III", TABLE3),
         _compare_table("Table III", TABLE3),
         sizes(240),
@@ -310,7 +310,7 @@ REPRODUCTIONS = (
         "SJF-BSBF",
         "Table IV",
         "Large/small JCT and queuing, 480 jobs",
-        _load(480),
+        partial(_load, 480),
         figures.draw_table("Table IV", TABLE4),
         _compare_table("Table IV", TABLE4),
         sizes(480),

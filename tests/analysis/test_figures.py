@@ -4,6 +4,7 @@ computed agreement (issues 13, 19)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -132,3 +133,36 @@ def test_named_reproductions_keep_the_others_in_reproduction_md(tmp_path: Path) 
     record = (tmp_path / "figs" / "REPRODUCTION.md").read_text().split(RUN_MARKER)[0]
     assert "| CUCKOO | Table 6 |" in record and "| CUCKOO | Table 4 |" in record
     assert record.index("| CUCKOO | Table 4 |") < record.index("| CUCKOO | Table 6 |")  # in the registry's order
+
+
+def _in_a_worker(quick: bool, tick: Any) -> list[dict[str, Any]]:
+    return [{"x": 3.0, "y": 1.5, "pid": os.getpid()}]
+
+
+def _failing(quick: bool, tick: Any) -> list[dict[str, Any]]:
+    raise ValueError("a reproduction's own error")
+
+
+def test_workers_compute_in_other_processes_and_store_every_row(tmp_path: Path) -> None:
+    """`figures --workers 2`: each reproduction computed in a process of its own, every row set
+    stored once, the record the same as one process writes; an error in one reproduction is
+    raised after the others have finished and been stored."""
+    first = replace(FAKE, name="fake-a", compute=_in_a_worker)
+    second = replace(FAKE, name="fake-b", compute=_in_a_worker)
+    broken = replace(FAKE, name="fake-c", compute=_failing)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        done = reproduce(
+            [first, second], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick, workers=2
+        )
+        again = reproduce([first, second], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        with pytest.raises(ValueError, match="own error"):
+            reproduce([broken, first], quick=False, out=tmp_path, store=store, recompute=False, tick=no_tick, workers=2)
+        kept = reproduce([first], quick=False, out=tmp_path, store=store, recompute=False, tick=no_tick)
+    finally:
+        store.close()
+    pids = {d.rows[0]["pid"] for d in done}
+    assert os.getpid() not in pids
+    assert [d.reused for d in (*done, *again, *kept)] == [False, False, True, True, True]
+    assert [d.rows for d in again] == [d.rows for d in done]
+    assert record_part(report_markdown(done, quick=True)) == record_part(report_markdown(again, quick=True))
