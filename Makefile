@@ -53,10 +53,10 @@ bench-baseline: $(STAMP)
 	$(BIN)/python benchmarks/check.py .benchmarks/check.json benchmarks/baseline.json --write
 
 figures: $(STAMP)
-	$(BIN)/packgap figures --all --out figures
+	$(BIN)/packgap figures --all --workers 2 --out figures
 
 figures-quick: $(STAMP)
-	$(BIN)/packgap figures --all --quick --out figures-quick
+	$(BIN)/packgap figures --all --quick --workers 2 --out figures-quick
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

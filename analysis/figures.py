@@ -10,10 +10,8 @@ package's source digest, so a rerun of the same code recomputes nothing and only
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.kit import PaperValue, Reproduction, Tick, no_tick
 from packgap.analysis.store import ResultStore, StoredRows, checkout_commit, source_digest
+from packgap.analysis.sweep import executor
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.instances.traces import traces_dir
 
@@ -85,8 +84,9 @@ def reproduce(
     done, keyed by the reproduction's parameters and the package's source digest (rows of
     other code, other sizes or seeds are never reused), so an interrupted run keeps what it
     finished. ``stored_only`` skips the items without stored rows instead of computing them;
-    ``workers`` > 1 computes that many reproductions at once, each in its own process (rows
-    are deterministic, so they are the same as one process computes)."""
+    ``workers`` > 1 computes that many reproductions at once on the sweep's process pool
+    (:func:`~packgap.analysis.sweep.executor`: its workers end with this process, and Ctrl-C
+    ends them); rows are deterministic, so they are the same as one process computes."""
     digest = source_digest()
     traces = trace_folder()
     tick("reproductions", 0, len(items))
@@ -123,12 +123,11 @@ def _computed(
             tick(f"{item.name}: computed", 1, None)
             yield item, json.loads(text), seconds
         return
-    # spawn, not fork: the parent holds a DuckDB connection and a progress-bar thread.
-    pool = ProcessPoolExecutor(min(workers, len(items)), mp_context=multiprocessing.get_context("spawn"))
+    pool = executor(min(workers, len(items)), None)
     failed: BaseException | None = None
     try:
         running = {pool.submit(_compute, item.compute, quick): item for item in items}
-        for future in as_completed(running):
+        for future in pool.as_completed(list(running)):
             if future.cancelled():
                 continue
             if future.exception() is not None:
@@ -140,9 +139,11 @@ def _computed(
             text, seconds = future.result()
             tick(f"{running[future].name}: computed", 1, None)
             yield running[future], json.loads(text), seconds
+    except KeyboardInterrupt:
+        pool.interrupt()
+        raise
     finally:
-        # An interrupt cancels what has not started.
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.close()
     if failed is not None:
         raise failed
 
