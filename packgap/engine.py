@@ -267,10 +267,12 @@ class _Cluster:
         self.running: dict[str, Progress] = {}
         self.slots = np.zeros(0, dtype=np.intp)
         # The running jobs' columns in the order of ``slots`` (contiguous, no gather per event;
-        # done and running_s copied to the ledger), their seconds ``due`` at their rates, and a
-        # bound on work / rate over them (the largest any job had when its rate was set).
+        # done and running_s copied to the ledger), their seconds ``due`` at their rates and the
+        # least of them, and a bound on work / rate over them (the largest any job had when its
+        # rate was set).
         self.done, self.running_s, self.rate, self.work, self.due = (np.zeros(0) for _ in range(5))
         self.longest = 0.0
+        self.soonest = math.inf
 
     def apply(self, decision: Decision, now: float) -> None:
         """Set the rates of ``decision``; every running job it stops is preempted."""
@@ -335,8 +337,9 @@ class _Cluster:
         if not self.slots.size:
             return math.inf
         self.due = (self.work - self.done) / self.rate
+        self.soonest = float(self.due.min())
         # max(0, min(left / rate)) is min(max(0, left) / rate): rates are > 0.
-        return max(0.0, float(self.due.min()))
+        return max(0.0, self.soonest)
 
     def advance(self, step: float, end: float) -> list[str]:
         """Run every running job for ``step`` s up to ``end``; the ids that finished."""
@@ -349,7 +352,10 @@ class _Cluster:
         led.running_s[s], led.done[s] = self.running_s, self.done
         # Only a job due within the step give or take twice the tolerances can have finished
         # (float error ~1e-16 of work / rate and of the step, far below WORK_TOL): tested alone.
-        near = (self.due <= step + 2 * WORK_TOL * max(1.0, end, self.longest)).nonzero()[0]
+        reach = step + 2 * WORK_TOL * max(1.0, end, self.longest)
+        if self.soonest > reach:
+            return []
+        near = (self.due <= reach).nonzero()[0]
         left = np.maximum(0.0, work[near] - self.done[near])
         over = near[(left <= WORK_TOL * work[near]) | (left / self.rate[near] <= WORK_TOL * max(1.0, end))]
         finished = []

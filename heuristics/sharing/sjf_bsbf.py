@@ -104,8 +104,8 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
             if room == 0 or not queue.size:
                 return
             need = known.gpus[queue]
-            unsettled = room - known.settled_gpus[queue]
-            candidates = np.flatnonzero((need <= room) & ((need <= free) | (unsettled >= need)))
+            # Free GPUs and the lone GPUs of unsettled holders bound what could serve a job.
+            candidates = np.flatnonzero((need <= free) | (known.settled_gpus[queue] + need <= room))
             if not candidates.size:
                 return
             on_free = np.flatnonzero(need[candidates] <= free)
@@ -158,6 +158,7 @@ class Settled:
         self.counts = np.zeros(len(jobs), dtype=np.intp)
         self.settled_gpus = np.zeros(len(jobs), dtype=np.intp)
         self.open_pairs = np.zeros(len(jobs), dtype=np.intp)
+        view.perf.fill_ladders(np.arange(len(jobs)))
 
     def follow(self) -> None:
         """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
@@ -188,38 +189,26 @@ class Settled:
             self.slot[row], self.birth[slot] = slot, self.clock
         return self.slot[holders]
 
-    def unknown(self, slots: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The (holder index, job index) pairs of ``rows`` not settled: holders younger than
-        the job's last evaluation, and its open pairs."""
-        order = np.argsort(self.birth[slots], kind="stable")
-        start = np.searchsorted(self.birth[slots][order], self.seen[rows], side="right")
-        young = len(slots) - start
-        job = np.repeat(np.arange(len(rows)), young)
-        offsets = np.cumsum(young) - young
-        holder = order[start[job] + np.arange(len(job)) - offsets[job]]
-        reopen = np.flatnonzero(self.open_pairs[rows] > 0)
-        again, col = np.nonzero(self.open[slots[:, None], rows[reopen][None, :]])
-        return np.concatenate([holder, again]), np.concatenate([job, reopen[col]])
-
     def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
         """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
         the index of the first that free GPUs and its SF-true partners serve (-1: none)
         with its row of the table; settles the pairs that are.
 
-        The jobs are evaluated in queue order, a few pairs first and twice as many each time
-        after, up to the first served one: the jobs after it are evaluated when the walk comes
-        to them (a pair left unevaluated is one left unknown, so no decision changes)."""
+        A job's unsettled pairs are its open ones and those with the holders younger than its
+        last evaluation. The jobs are evaluated in queue order, a few pairs first and twice as
+        many each time after, up to the first served one: the jobs after it are evaluated when
+        the walk comes to them (a pair left unevaluated is one left unknown, so no decision changes)."""
         lone = self.view.lone_holders()
         slots = self.slots(lone.rows)
-        k, i = self.unknown(slots, rows)
-        by_job = np.argsort(i, kind="stable")
-        k, i = k[by_job], i[by_job]
-        bounds = np.searchsorted(i, np.arange(len(rows) + 1))
+        births, seen = self.birth[slots], self.seen[rows]
+        young = len(slots) - np.searchsorted(np.sort(births), seen, side="right")
+        bounds = np.concatenate(([0], np.cumsum(young + self.open_pairs[rows])))
         lo, size = 0, FIRST_PAIRS
         while lo < len(rows):
             hi = min(max(int(np.searchsorted(bounds, bounds[lo] + size)), lo + 1), len(rows))
-            pairs = slice(int(bounds[lo]), int(bounds[hi]))
-            served = self._evaluate(lone, slots, rows[lo:hi], need[lo:hi], k[pairs], i[pairs] - lo)
+            block = rows[lo:hi]
+            i, k = ((births > seen[lo:hi, None]) | self.open[slots, block[:, None]]).nonzero()
+            served = self._evaluate(lone, slots, block, need[lo:hi], k, i)
             if served is not None:
                 return lo + served[0], served[1]
             lo, size = hi, 2 * size
@@ -228,31 +217,26 @@ class Settled:
     def _evaluate(
         self, lone: LoneHolders, slots: np.ndarray, rows: np.ndarray, need: np.ndarray, k: np.ndarray, i: np.ndarray
     ) -> tuple[int, Pairs] | None:
-        """Algorithm 2 for the pairs (holder ``k``, job ``i``) of the waiting jobs ``rows``: the
-        first of them served (index and row of the table), None when none is."""
-        view = self.view
-        table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
-        pair_slots, pair_rows = slots[k], rows[i]
-        done = table.settled
+        """Algorithm 2 for the pairs (holder ``k``, job ``i``; ``i`` ascending) of the waiting jobs
+        ``rows``, all their unsettled pairs: the first of them served (index and row of the
+        table), None when none is."""
+        table = pair_table(self.view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
+        pair_slots, pair_rows, count = slots[k], rows[i], lone.count[k]
+        done, share = table.settled, table.share
         self.marks[pair_slots[done], pair_rows[done]] = True
-        np.add.at(self.settled_gpus, pair_rows[done], lone.count[k[done]])
-        was_open = self.open[pair_slots, pair_rows]
-        np.add.at(self.open_pairs, pair_rows, (~done).astype(np.intp) - was_open)
         self.open[pair_slots, pair_rows] = ~done
+        # Counts of small integers: exact in the float64 sums bincount returns.
+        self.settled_gpus[rows] += np.bincount(i[done], count[done], len(rows)).astype(np.intp)
+        self.open_pairs[rows] = np.bincount(i[~done], minlength=len(rows))
         self.seen[rows] = self.clock
-        shared = np.zeros(len(rows), dtype=np.intp)
-        np.add.at(shared, i, table.share * lone.count[k])
-        served = np.flatnonzero(view.free_count + shared >= need)
+        served = np.flatnonzero(self.view.free_count + np.bincount(i[share], count[share], len(rows)) >= need)
         if not served.size:
             return None
         first = i == served[0]
-        share, batch, t = (
-            np.zeros(len(lone.rows), dtype=bool),
-            np.zeros(len(lone.rows), dtype=int),
-            np.zeros(len(lone.rows)),
-        )
-        share[k[first]], batch[k[first]], t[k[first]] = table.share[first], table.batch[first], table.t[first]
-        return int(served[0]), Pairs(share, batch, t)
+        holders, at = len(lone.rows), k[first]
+        pairs = Pairs(np.zeros(holders, dtype=bool), np.zeros(holders, dtype=int), np.zeros(holders))
+        pairs.share[at], pairs.batch[at], pairs.t[at] = share[first], table.batch[first], table.t[first]
+        return int(served[0]), pairs
 
 
 def gpu_count(view: View, job: Job) -> float:
