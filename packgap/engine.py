@@ -283,7 +283,7 @@ class _Cluster:
             p = active[jid]
             p.charged += extra
             self.ledger.work[p._slot] = p.work
-        # Slots whose work or rate this decision sets (a stopped one has rate 0 and drops out).
+        # Slots whose work or rate this decision sets: the running columns are read again when any.
         reset = [active[jid]._slot for jid in decision.charge]
         for jid, rate in decision.rates.items():
             if jid not in active:
@@ -312,9 +312,13 @@ class _Cluster:
                 continue
             p._run_at(rate, now)
             reset.append(p._slot)
+            self.longest = max(self.longest, p.work / rate)
             if jid not in running:
                 running[jid] = p
                 started.append(p._slot)
+        for jid in decision.charge:
+            if jid in running:
+                self.longest = max(self.longest, running[jid].work / running[jid].rate)
         led = self.ledger
         if stops:
             gone = np.array([self.progress[jid]._slot for jid in stops], dtype=np.intp)
@@ -327,10 +331,6 @@ class _Cluster:
             self.running_s = np.concatenate([self.running_s, led.running_s[new]])
         if stops or reset:
             self.rate, self.work = led.rate[self.slots], led.work[self.slots]
-            at = np.array(reset, dtype=np.intp)
-            at = at[led.rate[at] > 0]
-            if at.size:
-                self.longest = max(self.longest, float((led.work[at] / led.rate[at]).max()))
 
     def earliest_finish(self) -> float:
         """Seconds until the first running job finishes at the current rates (each job's: ``due``)."""

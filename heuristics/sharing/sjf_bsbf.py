@@ -56,7 +56,7 @@ def place_job(
     if pairs is None:
         table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models, rule)
         pairs = Pairs(table.share[0], table.batch[0], table.t[0])
-    chosen = np.flatnonzero(pairs.share)
+    chosen = pairs.share.nonzero()[0]
     if view.free_count + int(lone.count[chosen].sum()) < job.gpus:
         return False
     gpus: list[int] = view.free_consolidated(view.free_count) if free_gpus_first else []
@@ -105,10 +105,10 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
                 return
             need = known.gpus[queue]
             # Free GPUs and the lone GPUs of unsettled holders bound what could serve a job.
-            candidates = np.flatnonzero((need <= free) | (known.settled_gpus[queue] + need <= room))
+            candidates = ((need <= free) | (known.settled_gpus[queue] + need <= room)).nonzero()[0]
             if not candidates.size:
                 return
-            on_free = np.flatnonzero(need[candidates] <= free)
+            on_free = (need[candidates] <= free).nonzero()[0]
             first_free = int(on_free[0]) if on_free.size else len(candidates)
             sharers = candidates[:first_free]
             k, pairs = known.first_served(queue[sharers], need[sharers]) if sharers.size else (-1, None)
@@ -129,6 +129,8 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
 #: each time): about what one array call costs in fixed overhead, so a served job early in
 #: the queue saves the pairs of the jobs after it at the price of few extra calls.
 FIRST_PAIRS = 256
+#: What :attr:`Settled.pair_state` knows of a pair.
+OPEN, SETTLED = 1, 2
 
 
 class Settled:
@@ -146,9 +148,8 @@ class Settled:
         jobs = view.instance.jobs
         self.view, self.rule = view, rule
         self.gpus = np.array([j.gpus for j in jobs], dtype=np.intp)
-        #: [holder slot, job row]: the pair is settled; it is open (evaluated, not settled).
-        self.marks = np.zeros((16, len(jobs)), dtype=bool)
-        self.open = np.zeros((16, len(jobs)), dtype=bool)
+        #: [holder slot, job row]: the pair is unknown (0), open (evaluated, not settled: 1) or settled (2).
+        self.pair_state = np.zeros((16, len(jobs)), dtype=np.int8)
         self.slot = np.full(len(jobs), -1, dtype=np.intp)
         self.spare = list(range(16))
         #: When each slot was given, and per job the last slot given when it was evaluated.
@@ -169,10 +170,11 @@ class Settled:
             slot = int(self.slot[row])
             if slot < 0 or old == new:
                 continue
-            self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
+            state = self.pair_state[slot, waiting]
+            self.settled_gpus[waiting] += (new - old) * (state == SETTLED)
             if new == 0:
-                self.open_pairs[waiting] -= self.open[slot, waiting]
-                self.marks[slot] = self.open[slot] = False
+                self.open_pairs[waiting] -= state == OPEN
+                self.pair_state[slot] = 0
                 self.slot[row] = -1
                 self.spare.append(slot)
 
@@ -180,8 +182,8 @@ class Settled:
         """The holders' slots, given to those that have none."""
         for row in holders[self.slot[holders] < 0].tolist():
             if not self.spare:
-                grown = len(self.marks)
-                self.marks, self.open = (np.vstack([x, np.zeros_like(x)]) for x in (self.marks, self.open))
+                grown = len(self.pair_state)
+                self.pair_state = np.vstack([self.pair_state, np.zeros_like(self.pair_state)])
                 self.birth = np.concatenate([self.birth, np.zeros_like(self.birth)])
                 self.spare = list(range(grown, 2 * grown))
             slot = self.spare.pop()
@@ -202,12 +204,13 @@ class Settled:
         slots = self.slots(lone.rows)
         births, seen = self.birth[slots], self.seen[rows]
         young = len(slots) - np.searchsorted(np.sort(births), seen, side="right")
-        bounds = np.concatenate(([0], np.cumsum(young + self.open_pairs[rows])))
+        # Pairs up to each job; a block takes at least one job, as many as ``size`` pairs allow.
+        ends = np.cumsum(young + self.open_pairs[rows])
         lo, size = 0, FIRST_PAIRS
         while lo < len(rows):
-            hi = min(max(int(np.searchsorted(bounds, bounds[lo] + size)), lo + 1), len(rows))
+            hi = min(1 + int(np.searchsorted(ends, (ends[lo - 1] if lo else 0) + size)), len(rows))
             block = rows[lo:hi]
-            i, k = ((births > seen[lo:hi, None]) | self.open[slots, block[:, None]]).nonzero()
+            i, k = ((births > seen[lo:hi, None]) | (self.pair_state[slots, block[:, None]] == OPEN)).nonzero()
             served = self._evaluate(lone, slots, block, need[lo:hi], k, i)
             if served is not None:
                 return lo + served[0], served[1]
@@ -220,16 +223,15 @@ class Settled:
         """Algorithm 2 for the pairs (holder ``k``, job ``i``; ``i`` ascending) of the waiting jobs
         ``rows``, all their unsettled pairs: the first of them served (index and row of the
         table), None when none is."""
-        table = pair_table(self.view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
-        pair_slots, pair_rows, count = slots[k], rows[i], lone.count[k]
+        news, count = rows[i], lone.count[k]
+        table = pair_table(self.view.perf, news, lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
         done, share = table.settled, table.share
-        self.marks[pair_slots[done], pair_rows[done]] = True
-        self.open[pair_slots, pair_rows] = ~done
+        self.pair_state[slots[k], news] = OPEN + done
         # Counts of small integers: exact in the float64 sums bincount returns.
         self.settled_gpus[rows] += np.bincount(i[done], count[done], len(rows)).astype(np.intp)
         self.open_pairs[rows] = np.bincount(i[~done], minlength=len(rows))
         self.seen[rows] = self.clock
-        served = np.flatnonzero(self.view.free_count + np.bincount(i[share], count[share], len(rows)) >= need)
+        served = (self.view.free_count + np.bincount(i[share], count[share], len(rows)) >= need).nonzero()[0]
         if not served.size:
             return None
         first = i == served[0]
