@@ -63,10 +63,12 @@ class CoLocation:
     def rate(self, job: str) -> float:
         """Iterations per second: 1 / (t_iter x the largest xi over the job's co-runners)."""
         gpus, b = self.placed[job]
-        partners = {other for g in gpus for other in self.holders[g]}
-        partners.discard(job)
-        xi = max((self.perf.xi(job, other) for other in partners), default=1.0)
-        return 1.0 / (self.perf.t_iter(job, b) * max(1.0, xi))
+        xi = 1.0
+        for g in gpus:
+            for other in self.holders[g]:
+                if other != job:
+                    xi = max(xi, self.perf.xi(job, other))
+        return 1.0 / (self.perf.t_iter(job, b) * xi)
 
     def changes(self) -> tuple[dict[str, float], list[str]]:
         """New or changed rates and the jobs that stopped, since the last call."""
