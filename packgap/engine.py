@@ -81,17 +81,19 @@ class Columns:
 
 
 class _Ledger:
-    """Every job's done work, running seconds, rate and work (own + charged), as columns."""
+    """Every job's done work, running seconds, rate and work (own + charged), as columns, and
+    one column more (index ``len(work)``) that takes what the engine writes for its holes."""
 
     def __init__(self, work: Sequence[float]) -> None:
-        self.work = np.array(work, dtype=float)
-        self.done = np.zeros(len(work))
-        self.running_s = np.zeros(len(work))
-        self.rate = np.zeros(len(work))
+        self.jobs = len(work)
+        self.work = np.array([*work, 0.0], dtype=float)
+        self.done = np.zeros(self.jobs + 1)
+        self.running_s = np.zeros(self.jobs + 1)
+        self.rate = np.zeros(self.jobs + 1)
         self.now = 0.0
 
     def columns(self) -> Columns:
-        views = [x.view() for x in (self.done, self.work, self.running_s)]
+        views = [x[: self.jobs].view() for x in (self.done, self.work, self.running_s)]
         for v in views:
             v.flags.writeable = False
         return Columns(*views)
@@ -265,12 +267,55 @@ class _Cluster:
         self.progress = {p.id: p for p in self.by_slot}
         self.active: dict[str, Progress] = {}
         self.running: dict[str, Progress] = {}
-        self.slots = np.zeros(0, dtype=np.intp)
-        # The running jobs' columns in the order of ``slots`` (contiguous, no gather per event;
-        # done and running_s copied to the ledger), their seconds ``due`` at their rates, and a
-        # bound on work / rate over them (the largest any job had when its rate was set).
-        self.done, self.running_s, self.rate, self.work, self.due = (np.zeros(0) for _ in range(5))
+        # The running jobs' columns in the order they started (contiguous, no gather per event;
+        # done and running_s copied to the ledger), with holes where jobs finished or stopped:
+        # slot ``hole`` (the ledger's spare column), rate 1 and infinite work, so never due.
+        # Starts are appended, the holes squeezed out when they are as many as the jobs.
+        # ``position`` gives a running job's place, by slot; also kept: the seconds ``due`` at
+        # the current rates and the least of them, and a bound on work / rate over the jobs
+        # (the largest any job had when its rate was set).
+        self.hole = len(jobs)
+        self.position = [0] * len(jobs)
+        self._arrange(np.zeros(0, dtype=np.intp), *(np.zeros(0) for _ in range(4)))
+        self.due = np.zeros(0)
         self.longest = 0.0
+        self.soonest = math.inf
+
+    def _arrange(self, *columns: np.ndarray) -> None:
+        """Lay out the running columns (slots, done, running_s, rate, work; no holes) with room
+        for as many starts again."""
+        n = len(columns[0])
+        self._room = [np.zeros(2 * n + 16, dtype=c.dtype) for c in columns]
+        for room, values in zip(self._room, columns, strict=True):
+            room[:n] = values
+        for k, slot in enumerate(columns[0].tolist()):
+            self.position[slot] = k
+        self.holes = 0
+        self._view(n)
+
+    def _view(self, n: int) -> None:
+        self.n = n
+        self.slots, self.done, self.running_s, self.rate, self.work = (room[:n] for room in self._room)
+
+    def _squeeze(self, full: bool = False) -> None:
+        """Squeeze the holes out once they are as many as the running jobs, or the columns are ``full``."""
+        if full or 2 * self.holes >= self.n > 0:
+            keep = self.slots != self.hole
+            self._arrange(*(x[keep] for x in (self.slots, self.done, self.running_s, self.rate, self.work)))
+
+    def _join(self, slot: int, rate: float) -> None:
+        self._squeeze(full=self.n == len(self._room[0]))
+        led, k = self.ledger, self.n
+        for room, value in zip(
+            self._room, (slot, led.done[slot], led.running_s[slot], rate, led.work[slot]), strict=True
+        ):
+            room[k] = value
+        self.position[slot] = k
+        self._view(k + 1)
+
+    def _leave(self, k: int) -> None:
+        self.slots[k], self.rate[k], self.work[k] = self.hole, 1.0, math.inf
+        self.holes += 1
 
     def apply(self, decision: Decision, now: float) -> None:
         """Set the rates of ``decision``; every running job it stops is preempted."""
@@ -281,8 +326,8 @@ class _Cluster:
             p = active[jid]
             p.charged += extra
             self.ledger.work[p._slot] = p.work
-        # Slots whose work or rate this decision sets (a stopped one has rate 0 and drops out).
-        reset = [active[jid]._slot for jid in decision.charge]
+            if jid in running:
+                self.work[self.position[p._slot]] = p.work
         for jid, rate in decision.rates.items():
             if jid not in active:
                 state = "unknown" if jid not in self.progress else "not active (not arrived or already finished)"
@@ -301,7 +346,7 @@ class _Cluster:
             p._close(now)
             self.ledger.rate[p._slot] = 0.0
             p.preemptions += 1
-        started = []
+            self._leave(self.position[p._slot])
         for jid, rate in decision.rates.items():
             p = active[jid]
             if p.start is None:
@@ -309,39 +354,30 @@ class _Cluster:
             if jid in running and p.rate == rate:
                 continue
             p._run_at(rate, now)
-            reset.append(p._slot)
-            if jid not in running:
+            self.longest = max(self.longest, p.work / rate)
+            if jid in running:
+                self.rate[self.position[p._slot]] = rate
+            else:
                 running[jid] = p
-                started.append(p._slot)
-        led = self.ledger
-        if stops:
-            gone = np.array([self.progress[jid]._slot for jid in stops], dtype=np.intp)
-            keep = ~np.isin(self.slots, gone)
-            self.slots, self.done, self.running_s = self.slots[keep], self.done[keep], self.running_s[keep]
-        if started:
-            new = np.array(started, dtype=np.intp)
-            self.slots = np.concatenate([self.slots, new])
-            self.done = np.concatenate([self.done, led.done[new]])
-            self.running_s = np.concatenate([self.running_s, led.running_s[new]])
-        if stops or reset:
-            self.rate, self.work = led.rate[self.slots], led.work[self.slots]
-            at = np.array(reset, dtype=np.intp)
-            at = at[led.rate[at] > 0]
-            if at.size:
-                self.longest = max(self.longest, float((led.work[at] / led.rate[at]).max()))
+                self._join(p._slot, rate)
+        for jid in decision.charge:
+            if jid in running:
+                self.longest = max(self.longest, running[jid].work / running[jid].rate)
+        self._squeeze()
 
     def earliest_finish(self) -> float:
         """Seconds until the first running job finishes at the current rates (each job's: ``due``)."""
-        if not self.slots.size:
+        if not self.n:
             return math.inf
         self.due = (self.work - self.done) / self.rate
+        self.soonest = float(self.due.min())
         # max(0, min(left / rate)) is min(max(0, left) / rate): rates are > 0.
-        return max(0.0, float(self.due.min()))
+        return max(0.0, self.soonest)
 
     def advance(self, step: float, end: float) -> list[str]:
         """Run every running job for ``step`` s up to ``end``; the ids that finished."""
         led, s = self.ledger, self.slots
-        if not s.size:
+        if not self.n:
             return []
         work = self.work
         self.running_s += step
@@ -349,7 +385,10 @@ class _Cluster:
         led.running_s[s], led.done[s] = self.running_s, self.done
         # Only a job due within the step give or take twice the tolerances can have finished
         # (float error ~1e-16 of work / rate and of the step, far below WORK_TOL): tested alone.
-        near = (self.due <= step + 2 * WORK_TOL * max(1.0, end, self.longest)).nonzero()[0]
+        reach = step + 2 * WORK_TOL * max(1.0, end, self.longest)
+        if self.soonest > reach:
+            return []
+        near = (self.due <= reach).nonzero()[0]
         left = np.maximum(0.0, work[near] - self.done[near])
         over = near[(left <= WORK_TOL * work[near]) | (left / self.rate[near] <= WORK_TOL * max(1.0, end))]
         finished = []
@@ -361,11 +400,8 @@ class _Cluster:
             p._close(end)
             finished.append(p.id)
             del self.active[p.id], self.running[p.id]
-        if over.size:
-            keep = np.ones(s.size, dtype=bool)
-            keep[over] = False
-            self.slots, self.done, self.running_s = s[keep], self.done[keep], self.running_s[keep]
-            self.rate, self.work = self.rate[keep], work[keep]
+            self._leave(k)
+        self._squeeze()
         return finished
 
 

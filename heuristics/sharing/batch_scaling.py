@@ -137,14 +137,16 @@ def pair_table(
     # steps fit nowhere): the steps before the first that fits beside any partner are left out.
     first = int(fit.any(axis=0).argmax())
     fit, solo = fit[:, first:], ladders.solo_time[news, first:]
-    xi_new, xi_running, new_first, running_first = perf.pair_terms[perf.model_rows[news], models].T
+    model_pair = perf.model_count * perf.model_rows[news] + models
+    xi_new, xi_running, new_first, running_first = perf.pair_terms.take(model_pair, axis=1)
     # Theorem 1's t_seq and t_con (:func:`~packgap.heuristics.sharing.pair.averages_many`) with
     # the factors of each model pair read from a table: the same float operations per value.
+    left = remaining_solo[:, None]
     half = solo / 2
-    t_seq = remaining_solo[:, None] + half
+    t_seq = left + half
     t_con = np.where(
         xi_new[:, None] * solo <= (xi_running * remaining_solo)[:, None],
-        (remaining_solo / 2)[:, None] + new_first[:, None] * solo,
+        left / 2 + new_first[:, None] * solo,
         half + (running_first * remaining_solo)[:, None],
     )
     share = (
@@ -152,9 +154,8 @@ def pair_table(
         if rule.sign_test
         else t_con < t_seq
     )
-    t_con, t_seq = np.where(fit, t_con, np.inf), np.where(fit, t_seq, np.inf)
-    t = np.where(share, t_con, t_seq)
-    last = t.shape[1] - 1 - np.argmin(t[:, ::-1], axis=1)
+    t = np.where(fit, np.where(share, t_con, t_seq), np.inf)
+    last = t.shape[1] - 1 - t[:, ::-1].argmin(axis=1)
     p = np.arange(len(news))
     best = t[p, last]
     fits = best < np.inf
@@ -164,8 +165,12 @@ def pair_table(
         settled |= ~chosen
     else:
         # SF false stays false where (1 - 1 / (2 xi_N)) xi_R >= 1 (as shared_average computes
-        # it) and t_con exceeds t_seq by the margin: tested on those pairs only.
+        # it) and t_con exceeds t_seq by the margin over the fitting b: tested on those pairs only.
         undecided = (~chosen & fits & (running_first >= 1)).nonzero()[0]
-        settled[undecided] = t_con[undecided].min(axis=1) > t_seq[undecided].min(axis=1) * (1 + 1e-9)
-    batch = np.where(fits, ladders.batches[news, first + last], ladders.batches[news, 0])
+        if undecided.size:
+            apart = ~fit[undecided]
+            t_con, t_seq = t_con[undecided], t_seq[undecided]
+            t_con[apart] = t_seq[apart] = np.inf
+            settled[undecided] = t_con.min(axis=1) > t_seq.min(axis=1) * (1 + 1e-9)
+    batch = ladders.batches[news, np.where(fits, first + last, 0)]
     return SharingTable(chosen, batch, best, settled)

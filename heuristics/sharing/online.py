@@ -131,10 +131,10 @@ class View:
         if self._lone_cache is None:
             gpus = (self._owner >= 0).nonzero()[0]
             owners = self._owner[gpus]
-            # Each holder once, at its first lone GPU (no sort: the GPUs come in order).
+            # Each holder once, at its first lone GPU (no sort: the GPUs come in order, and of
+            # repeated indices the last assignment stays, so the reversed order leaves the first).
             first = self._first_lone
-            first[owners] = self._owner.size
-            np.minimum.at(first, owners, gpus)
+            first[owners[::-1]] = gpus[::-1]
             rows = owners[first[owners] == gpus]
             left = np.maximum(0.0, self.columns.work[rows] - self.columns.done[rows])
             self._lone_cache = LoneHolders(

@@ -56,7 +56,7 @@ def place_job(
     if pairs is None:
         table = sharing_table(view.perf, [job.id], lone.remaining_solo, lone.room, lone.models, rule)
         pairs = Pairs(table.share[0], table.batch[0], table.t[0])
-    chosen = np.flatnonzero(pairs.share)
+    chosen = pairs.share.nonzero()[0]
     if view.free_count + int(lone.count[chosen].sum()) < job.gpus:
         return False
     gpus: list[int] = view.free_consolidated(view.free_count) if free_gpus_first else []
@@ -104,11 +104,11 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
             if room == 0 or not queue.size:
                 return
             need = known.gpus[queue]
-            unsettled = room - known.settled_gpus[queue]
-            candidates = np.flatnonzero((need <= room) & ((need <= free) | (unsettled >= need)))
+            # Free GPUs and the lone GPUs of unsettled holders bound what could serve a job.
+            candidates = ((need <= free) | (known.settled_gpus[queue] + need <= room)).nonzero()[0]
             if not candidates.size:
                 return
-            on_free = np.flatnonzero(need[candidates] <= free)
+            on_free = (need[candidates] <= free).nonzero()[0]
             first_free = int(on_free[0]) if on_free.size else len(candidates)
             sharers = candidates[:first_free]
             k, pairs = known.first_served(queue[sharers], need[sharers]) if sharers.size else (-1, None)
@@ -129,6 +129,8 @@ def in_order(free_gpus_first: bool, rule: Rule = TEXT) -> OnlinePolicy:
 #: each time): about what one array call costs in fixed overhead, so a served job early in
 #: the queue saves the pairs of the jobs after it at the price of few extra calls.
 FIRST_PAIRS = 256
+#: What :attr:`Settled.pair_state` knows of a pair.
+OPEN, SETTLED = 1, 2
 
 
 class Settled:
@@ -146,9 +148,8 @@ class Settled:
         jobs = view.instance.jobs
         self.view, self.rule = view, rule
         self.gpus = np.array([j.gpus for j in jobs], dtype=np.intp)
-        #: [holder slot, job row]: the pair is settled; it is open (evaluated, not settled).
-        self.marks = np.zeros((16, len(jobs)), dtype=bool)
-        self.open = np.zeros((16, len(jobs)), dtype=bool)
+        #: [holder slot, job row]: the pair is unknown (0), open (evaluated, not settled: 1) or settled (2).
+        self.pair_state = np.zeros((16, len(jobs)), dtype=np.int8)
         self.slot = np.full(len(jobs), -1, dtype=np.intp)
         self.spare = list(range(16))
         #: When each slot was given, and per job the last slot given when it was evaluated.
@@ -158,6 +159,7 @@ class Settled:
         self.counts = np.zeros(len(jobs), dtype=np.intp)
         self.settled_gpus = np.zeros(len(jobs), dtype=np.intp)
         self.open_pairs = np.zeros(len(jobs), dtype=np.intp)
+        view.perf.fill_ladders(np.arange(len(jobs)))
 
     def follow(self) -> None:
         """Take the lone GPU counts that changed; a holder with none left loses its pairs."""
@@ -168,10 +170,11 @@ class Settled:
             slot = int(self.slot[row])
             if slot < 0 or old == new:
                 continue
-            self.settled_gpus[waiting] += (new - old) * self.marks[slot, waiting]
+            state = self.pair_state[slot, waiting]
+            self.settled_gpus[waiting] += (new - old) * (state == SETTLED)
             if new == 0:
-                self.open_pairs[waiting] -= self.open[slot, waiting]
-                self.marks[slot] = self.open[slot] = False
+                self.open_pairs[waiting] -= state == OPEN
+                self.pair_state[slot] = 0
                 self.slot[row] = -1
                 self.spare.append(slot)
 
@@ -179,8 +182,8 @@ class Settled:
         """The holders' slots, given to those that have none."""
         for row in holders[self.slot[holders] < 0].tolist():
             if not self.spare:
-                grown = len(self.marks)
-                self.marks, self.open = (np.vstack([x, np.zeros_like(x)]) for x in (self.marks, self.open))
+                grown = len(self.pair_state)
+                self.pair_state = np.vstack([self.pair_state, np.zeros_like(self.pair_state)])
                 self.birth = np.concatenate([self.birth, np.zeros_like(self.birth)])
                 self.spare = list(range(grown, 2 * grown))
             slot = self.spare.pop()
@@ -188,38 +191,27 @@ class Settled:
             self.slot[row], self.birth[slot] = slot, self.clock
         return self.slot[holders]
 
-    def unknown(self, slots: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The (holder index, job index) pairs of ``rows`` not settled: holders younger than
-        the job's last evaluation, and its open pairs."""
-        order = np.argsort(self.birth[slots], kind="stable")
-        start = np.searchsorted(self.birth[slots][order], self.seen[rows], side="right")
-        young = len(slots) - start
-        job = np.repeat(np.arange(len(rows)), young)
-        offsets = np.cumsum(young) - young
-        holder = order[start[job] + np.arange(len(job)) - offsets[job]]
-        reopen = np.flatnonzero(self.open_pairs[rows] > 0)
-        again, col = np.nonzero(self.open[slots[:, None], rows[reopen][None, :]])
-        return np.concatenate([holder, again]), np.concatenate([job, reopen[col]])
-
     def first_served(self, rows: np.ndarray, need: np.ndarray) -> tuple[int, Pairs | None]:
         """Algorithm 2 for the unsettled pairs of the waiting jobs ``rows`` (queue order):
         the index of the first that free GPUs and its SF-true partners serve (-1: none)
         with its row of the table; settles the pairs that are.
 
-        The jobs are evaluated in queue order, a few pairs first and twice as many each time
-        after, up to the first served one: the jobs after it are evaluated when the walk comes
-        to them (a pair left unevaluated is one left unknown, so no decision changes)."""
+        A job's unsettled pairs are its open ones and those with the holders younger than its
+        last evaluation. The jobs are evaluated in queue order, a few pairs first and twice as
+        many each time after, up to the first served one: the jobs after it are evaluated when
+        the walk comes to them (a pair left unevaluated is one left unknown, so no decision changes)."""
         lone = self.view.lone_holders()
         slots = self.slots(lone.rows)
-        k, i = self.unknown(slots, rows)
-        by_job = np.argsort(i, kind="stable")
-        k, i = k[by_job], i[by_job]
-        bounds = np.searchsorted(i, np.arange(len(rows) + 1))
+        births, seen = self.birth[slots], self.seen[rows]
+        young = len(slots) - np.searchsorted(np.sort(births), seen, side="right")
+        # Pairs up to each job; a block takes at least one job, as many as ``size`` pairs allow.
+        ends = np.cumsum(young + self.open_pairs[rows])
         lo, size = 0, FIRST_PAIRS
         while lo < len(rows):
-            hi = min(max(int(np.searchsorted(bounds, bounds[lo] + size)), lo + 1), len(rows))
-            pairs = slice(int(bounds[lo]), int(bounds[hi]))
-            served = self._evaluate(lone, slots, rows[lo:hi], need[lo:hi], k[pairs], i[pairs] - lo)
+            hi = min(1 + int(np.searchsorted(ends, (ends[lo - 1] if lo else 0) + size)), len(rows))
+            block = rows[lo:hi]
+            i, k = ((births > seen[lo:hi, None]) | (self.pair_state[slots, block[:, None]] == OPEN)).nonzero()
+            served = self._evaluate(lone, slots, block, need[lo:hi], k, i)
             if served is not None:
                 return lo + served[0], served[1]
             lo, size = hi, 2 * size
@@ -228,31 +220,25 @@ class Settled:
     def _evaluate(
         self, lone: LoneHolders, slots: np.ndarray, rows: np.ndarray, need: np.ndarray, k: np.ndarray, i: np.ndarray
     ) -> tuple[int, Pairs] | None:
-        """Algorithm 2 for the pairs (holder ``k``, job ``i``) of the waiting jobs ``rows``: the
-        first of them served (index and row of the table), None when none is."""
-        view = self.view
-        table = pair_table(view.perf, rows[i], lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
-        pair_slots, pair_rows = slots[k], rows[i]
-        done = table.settled
-        self.marks[pair_slots[done], pair_rows[done]] = True
-        np.add.at(self.settled_gpus, pair_rows[done], lone.count[k[done]])
-        was_open = self.open[pair_slots, pair_rows]
-        np.add.at(self.open_pairs, pair_rows, (~done).astype(np.intp) - was_open)
-        self.open[pair_slots, pair_rows] = ~done
+        """Algorithm 2 for the pairs (holder ``k``, job ``i``; ``i`` ascending) of the waiting jobs
+        ``rows``, all their unsettled pairs: the first of them served (index and row of the
+        table), None when none is."""
+        news, count = rows[i], lone.count[k]
+        table = pair_table(self.view.perf, news, lone.remaining_solo[k], lone.room[k], lone.models[k], self.rule)
+        done, share = table.settled, table.share
+        self.pair_state[slots[k], news] = OPEN + done
+        # Counts of small integers: exact in the float64 sums bincount returns.
+        self.settled_gpus[rows] += np.bincount(i[done], count[done], len(rows)).astype(np.intp)
+        self.open_pairs[rows] = np.bincount(i[~done], minlength=len(rows))
         self.seen[rows] = self.clock
-        shared = np.zeros(len(rows), dtype=np.intp)
-        np.add.at(shared, i, table.share * lone.count[k])
-        served = np.flatnonzero(view.free_count + shared >= need)
+        served = (self.view.free_count + np.bincount(i[share], count[share], len(rows)) >= need).nonzero()[0]
         if not served.size:
             return None
         first = i == served[0]
-        share, batch, t = (
-            np.zeros(len(lone.rows), dtype=bool),
-            np.zeros(len(lone.rows), dtype=int),
-            np.zeros(len(lone.rows)),
-        )
-        share[k[first]], batch[k[first]], t[k[first]] = table.share[first], table.batch[first], table.t[first]
-        return int(served[0]), Pairs(share, batch, t)
+        holders, at = len(lone.rows), k[first]
+        pairs = Pairs(np.zeros(holders, dtype=bool), np.zeros(holders, dtype=int), np.zeros(holders))
+        pairs.share[at], pairs.batch[at], pairs.t[at] = share[first], table.batch[first], table.t[first]
+        return int(served[0]), pairs
 
 
 def gpu_count(view: View, job: Job) -> float:

@@ -80,6 +80,8 @@ class Perf:
         shape = (len(instance.jobs), depth)
         self.ladders = Ladders(np.zeros(shape, dtype=int), np.zeros(shape), np.full(shape, np.inf))
         self._filled = np.zeros(len(instance.jobs), dtype=bool)
+        self._unfilled = len(instance.jobs)
+        self._iterations = np.array([j.iterations for j in instance.jobs], dtype=np.int64)
         #: Ladder sub-batches, iteration times and memory per (model, B, G_j).
         self._kinds: dict[tuple[str, int, int], tuple[tuple[int, ...], np.ndarray, np.ndarray]] = {}
         names = sorted(instance.models)
@@ -88,11 +90,13 @@ class Perf:
         self.model_rows = np.array([self.model_index[j.id] for j in instance.jobs], dtype=np.intp)
         self.xi_table = np.array([[instance.interference.xi(a, b) for b in names] for a in names], dtype=float)
         xi_new, xi_running = self.xi_table, self.xi_table.T
-        #: Per model pair [new job's, running job's]: xi_N, xi_R and the factors of Theorem 1's
-        #: t_con when the new job ends first and when the running one does (:func:`sooner_factor`).
+        #: Per model pair (column ``new job's model x model_count + running job's``): xi_N, xi_R and
+        #: the factors of Theorem 1's t_con when the new job ends first and when the running one
+        #: does (:func:`sooner_factor`), one row each.
         self.pair_terms = np.stack(
-            [xi_new, xi_running, sooner_factor(xi_running, xi_new), sooner_factor(xi_new, xi_running)], axis=-1
-        )
+            [xi_new, xi_running, sooner_factor(xi_running, xi_new), sooner_factor(xi_new, xi_running)]
+        ).reshape(4, -1)
+        self.model_count = len(names)
 
     def t_iter(self, job_id: str, sub_batch: int) -> float:
         key = (job_id, sub_batch)
@@ -123,25 +127,32 @@ class Perf:
     def fill_ladders(self, rows: np.ndarray) -> None:
         """Fill the :attr:`ladders` rows ``rows`` (instance order) that are not yet: one ladder
         of iteration times per model, B and G_j (jobs share few), times the job's I_j as
-        :meth:`solo_time` multiplies."""
+        :meth:`solo_time` multiplies, written for all the jobs of a kind at once."""
+        if self._unfilled == 0:
+            return
         missing = rows[~self._filled[rows]]
+        kinds: dict[tuple[str, int, int], list[int]] = {}
         for r in np.unique(missing).tolist() if missing.size else ():
             job = self.instance.jobs[r]
-            key = (job.model, job.batch, job.gpus)
+            kinds.setdefault((job.model, job.batch, job.gpus), []).append(r)
+        for key, members in kinds.items():
             if key not in self._kinds:
-                bs = ladder(job.batch)
+                job_id = self.instance.jobs[members[0]].id
+                bs = ladder(key[1])
                 self._kinds[key] = (
                     bs,
-                    np.array([self.t_iter(job.id, b) for b in bs]),
-                    np.array([self.memory(job.id, b) for b in bs]),
+                    np.array([self.t_iter(job_id, b) for b in bs]),
+                    np.array([self.memory(job_id, b) for b in bs]),
                 )
             bs, times, memory = self._kinds[key]
+            at = np.array(members, dtype=np.intp)
             first = self.ladders.batches.shape[1] - len(bs)
-            self.ladders.batches[r, :first] = job.batch
-            self.ladders.batches[r, first:] = bs
-            self.ladders.solo_time[r, first:] = times * job.iterations
-            self.ladders.memory[r, first:] = memory
-            self._filled[r] = True
+            self.ladders.batches[at, :first] = key[1]
+            self.ladders.batches[at, first:] = bs
+            self.ladders.solo_time[at, first:] = times * self._iterations[at, None]
+            self.ladders.memory[at, first:] = memory
+            self._filled[at] = True
+            self._unfilled -= len(members)
 
     def largest_fitting(self, job: Job, free_gb: float) -> int | None:
         """The largest ladder sub-batch whose worker fits in ``free_gb`` (None: none fits)."""
