@@ -10,6 +10,7 @@ package's source digest, so a rerun of the same code recomputes nothing and only
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -93,6 +94,8 @@ def reproduce(
     params = {item.name: {**item.params(quick), "traces": traces} for item in items}
     found = {i.name: None if recompute else store.find_reproduction(i.name, params[i.name], digest) for i in items}
     todo = [] if stored_only else [i for i in items if found[i.name] is None]
+    if workers > 1:
+        todo = longest_first(todo, {i.name: store.last_seconds(i.name, params[i.name]) for i in todo})
     computed = {i.name for i in todo}
     for item, rows, seconds in _computed(todo, quick, workers, tick):
         store.append_reproduction(item.name, params[item.name], digest, rows, seconds)
@@ -110,6 +113,12 @@ def reproduce(
         if reused:
             tick(f"{item.name}: stored", 1, None)
     return done
+
+
+def longest_first(items: Sequence[Reproduction], last: dict[str, float | None]) -> list[Reproduction]:
+    """``items`` by their last stored seconds, longest first and never computed before them all,
+    so that no long reproduction starts last while the other workers idle (LPT order)."""
+    return sorted(items, key=lambda i: -(math.inf if (s := last[i.name]) is None else s))
 
 
 def _computed(

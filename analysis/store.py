@@ -177,6 +177,15 @@ class ResultStore:
             return None
         return StoredRows(list(json.loads(row[0])), row[1], row[2] or "", row[3], row[4])
 
+    def last_seconds(self, name: str, params: dict[str, Any]) -> float | None:
+        """Seconds the latest computation of this reproduction and these parameters took, by any
+        code (None: never computed here): ``figures --workers`` starts the longest first."""
+        row = self._db.execute(
+            "SELECT seconds FROM reproductions WHERE name = ? AND params = ? ORDER BY created DESC LIMIT 1",
+            [name, params_key(params)],
+        ).fetchone()
+        return None if row is None else float(row[0])
+
     def append_reproduction(
         self, name: str, params: dict[str, Any], digest: str, rows: list[dict[str, Any]], seconds: float
     ) -> None:

@@ -166,3 +166,20 @@ def test_workers_compute_in_other_processes_and_store_every_row(tmp_path: Path) 
     assert [d.reused for d in (*done, *again, *kept)] == [False, False, True, True, True]
     assert [d.rows for d in again] == [d.rows for d in done]
     assert record_part(report_markdown(done, quick=True)) == record_part(report_markdown(again, quick=True))
+
+
+def test_workers_start_the_longest_reproduction_first(tmp_path: Path) -> None:
+    """The order of a parallel run: by the last stored seconds of the same parameters (any
+    code), never computed first."""
+    short, long_, new = (replace(FAKE, name=n) for n in ("fake-short", "fake-long", "fake-new"))
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        params = FAKE.params(True)
+        store.append_reproduction("fake-short", params, "old code", [], 1.0)
+        store.append_reproduction("fake-long", params, "old code", [], 9.0)
+        store.append_reproduction("fake-long", params, "newer code", [], 4.0)
+        last = {i.name: store.last_seconds(i.name, params) for i in (short, long_, new)}
+    finally:
+        store.close()
+    assert last == {"fake-short": 1.0, "fake-long": 4.0, "fake-new": None}
+    assert [i.name for i in figures.longest_first([short, long_, new], last)] == ["fake-new", "fake-long", "fake-short"]
