@@ -79,6 +79,9 @@ class HighsModel:
         self.highs.setOptionValue("mip_abs_gap", 0.0)
         if options.node_limit is not None:
             self.highs.setOptionValue("mip_max_nodes", options.node_limit)
+        if options.iteration_limit is not None:
+            self.highs.setOptionValue("simplex_iteration_limit", options.iteration_limit)
+            self.highs.setOptionValue("ipm_iteration_limit", options.iteration_limit)
         lower = np.where(np.isfinite(row_lower), row_lower, -hs.kHighsInf).astype(float)
         upper = np.where(np.isfinite(row_upper), row_upper, hs.kHighsInf).astype(float)
         empty = np.zeros(len(lower), dtype=np.int32)

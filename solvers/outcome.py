@@ -23,7 +23,8 @@ class SolveOptions:
     A wall-clock ``time_limit`` that binds makes the result depend on the machine's load; the
     work limits stop the search at the same point on every run: ``node_limit`` is HiGHS's
     branch-and-bound node limit (``mip_max_nodes``), ``deterministic_time`` CP-SAT's
-    ``max_deterministic_time`` (its own work units, roughly seconds). Reproductions set these
+    ``max_deterministic_time`` (its own work units, roughly seconds), ``iteration_limit`` HiGHS's
+    simplex and interior-point iteration limits for an LP. Reproductions set these
     and keep ``time_limit`` only as a backstop far above them.
     """
 
@@ -33,6 +34,7 @@ class SolveOptions:
     seed: int = 0
     node_limit: int | None = None
     deterministic_time: float | None = None
+    iteration_limit: int | None = None
 
     def __post_init__(self) -> None:
         check_time_limit(self.time_limit)
@@ -42,6 +44,8 @@ class SolveOptions:
             raise PackgapError(f"mip_gap must lie in [0, 1), got {self.mip_gap}")
         if self.node_limit is not None and self.node_limit < 1:
             raise PackgapError(f"node_limit must be >= 1, got {self.node_limit}")
+        if self.iteration_limit is not None and self.iteration_limit < 1:
+            raise PackgapError(f"iteration_limit must be >= 1, got {self.iteration_limit}")
         if self.deterministic_time is not None and not (
             self.deterministic_time > 0 and math.isfinite(self.deterministic_time)
         ):

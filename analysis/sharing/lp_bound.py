@@ -56,10 +56,15 @@ class LpBound:
 
 
 def solve(
-    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0, milp: bool = False
+    instance: SharingInstance,
+    slots: int | None = None,
+    time_limit: float | None = 60.0,
+    milp: bool = False,
+    iteration_limit: int | None = None,
 ) -> LpBound:
     """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
-    ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound)."""
+    ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
+    ``iteration_limit``: HiGHS's, a work limit that stops at the same point on every run)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -79,7 +84,9 @@ def solve(
         time_limit -= time.perf_counter() - start
         if time_limit < MIN_SOLVE_S:
             return LpBound(None, cheap, "time limit reached before solving the rate LP")
-    options = SolveOptions(time_limit=time_limit, node_limit=MILP_NODES if milp else None)
+    options = SolveOptions(
+        time_limit=time_limit, node_limit=MILP_NODES if milp else None, iteration_limit=iteration_limit
+    )
     model = HighsModel(lp.row_lower, lp.row_upper, options)
     m = lp.matrix
     model.add_columns(Columns(lp.cost, lp.lower, lp.upper, m.indptr, m.indices, m.data))

@@ -62,7 +62,12 @@ def policies(text: str) -> list[str]:
 
 
 def run(
-    instance: SharingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+    instance: SharingInstance,
+    options: Mapping[str, Any],
+    seed: int,
+    time_limit: float | None,
+    tick: Tick,
+    iteration_limit: int | None = None,
 ) -> dict[str, Any]:
     from packgap.sharing import FAMILY
 
@@ -81,15 +86,17 @@ def run(
         "source": instance.source,
         "jobs": len(instance.jobs),
         "bound_kind": kind,
-        **bounds(instance, kind, LP_TIME_LIMIT if time_limit is None else time_limit),
+        **bounds(instance, kind, LP_TIME_LIMIT if time_limit is None else time_limit, iteration_limit),
         "runs": runs,
         "note": POLLUX_NOTE,
     }
 
 
-def bounds(instance: SharingInstance, kind: str, time_limit: float | None) -> dict[str, Any]:
+def bounds(
+    instance: SharingInstance, kind: str, time_limit: float | None, iteration_limit: int | None = None
+) -> dict[str, Any]:
     """The cheap bound, the rate LP's or its MILP's by ``kind`` (None: "cheap", or past the
-    time limit, which ``lp_status`` then says) and the larger of the two, ``bound_avg_jct_s``,
+    time or HiGHS iteration limit, which ``lp_status`` then says) and the larger of the two, ``bound_avg_jct_s``,
     as average JCTs."""
     from packgap.analysis.sharing import lp_bound
     from packgap.models.sharing.bound import completion_lower_bound
@@ -100,7 +107,7 @@ def bounds(instance: SharingInstance, kind: str, time_limit: float | None) -> di
     if kind == "cheap":
         cheap = (completion_lower_bound(instance) - arrivals) / n
         return {"bound_avg_jct_s": cheap, "cheap_bound_avg_jct_s": cheap, "lp_bound_avg_jct_s": None}
-    found = lp_bound.solve(instance, None, time_limit, milp=kind == "milp")
+    found = lp_bound.solve(instance, None, time_limit, milp=kind == "milp", iteration_limit=iteration_limit)
     return {
         "bound_avg_jct_s": (found.completion_sum - arrivals) / n,
         "cheap_bound_avg_jct_s": (found.cheap_sum - arrivals) / n,

@@ -114,3 +114,14 @@ def test_lp_bound_beats_the_cheap_bound_where_gangs_conflict() -> None:
 
     out = lp_bound.solve(instance(6, 4))
     assert out.lp_sum is not None and out.lp_sum > out.cheap_sum + 6 * 200
+
+
+def test_an_iteration_limit_stops_the_lp_at_the_same_point_every_run() -> None:
+    """Reproductions bound the LP by HiGHS iterations, not seconds: the same bound twice, below
+    the LP solved to the end (any prices certify), with the limit named in its status."""
+    inst = generate(40, 2)
+    cut = [lp_bound.solve(inst, None, None, iteration_limit=30) for _ in range(2)]
+    whole = lp_bound.solve(inst, None, None)
+    assert cut[0] == cut[1] and cut[0].status == "Iteration limit reached"
+    assert whole.status == "Optimal" and whole.lp_sum is not None
+    assert cut[0].completion_sum <= whole.completion_sum + 1e-6 * whole.completion_sum
