@@ -268,7 +268,7 @@ QUOTES: list[Quote] = [
         [lambda: min(cheap_bounds()), lambda: max(cheap_bounds())],
         marks=("slow", "traces"),
     ),
-    # The LP is time-limited (60 s per file): where it finishes on a faster machine the gap only shrinks.
+    # The LP stops at a work limit (40,000 HiGHS iterations per file): the same bound on every run.
     *quotes(
         "so the best policy's certified gap grows with the load:",
         [
