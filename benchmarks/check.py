@@ -11,7 +11,9 @@ own ratio is printed beside it. A case fails when its normalised median grew pas
 cases are timer noise). A slowdown of more than half of all cases at once moves the factor
 itself and is not caught; the printed factors show it.
 Quality fails too: a certified ``gap`` recorded in ``extra_info`` that grew by more than 0.01,
-or a ``status`` that was optimal and no longer is. ``--write`` makes the run the new baseline.
+or a ``status`` that was optimal and no longer is. ``--write`` makes the run the new baseline;
+``--add`` only adds the run's cases the baseline lacks, their medians divided by the machine factor
+(the other cases keep the times they were recorded with).
 
 Many cases are timed once (a solve, a whole simulation), and one such timing moved 1.5-1.6x
 between two runs of the same commit on the quiet machine (measured: GIMBAL's end-to-end run, the
@@ -19,7 +21,7 @@ between two runs of the same commit on the quiet machine (measured: GIMBAL's end
 time only when the first check fails, and ``--again RUN2.json`` scores each case at the faster
 of its two medians: a real slowdown shows in both runs, a one-off stall in one.
 
-    python benchmarks/check.py RUN.json benchmarks/baseline.json [--again RUN2.json] [--threshold 1.5] [--write]
+    python benchmarks/check.py RUN.json benchmarks/baseline.json [--again RUN2.json] [--threshold 1.5] [--write | --add]
 """
 
 from __future__ import annotations
@@ -77,13 +79,25 @@ def compare(run: dict[str, Any], base: dict[str, Any], threshold: float, floor: 
     return failed
 
 
+def add_new(run: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """Add to ``base`` the cases of ``run`` it lacks, timed as on the baseline's machine (the
+    run's median divided by its machine factor); the names added."""
+    factor = machine_factor(run, base)
+    added = sorted(set(run["cases"]) - set(base["cases"]))
+    for name in added:
+        base["cases"][name] = {**run["cases"][name], "median_s": run["cases"][name]["median_s"] / factor}
+    return added
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path)
     parser.add_argument("baseline", type=Path)
     parser.add_argument("--threshold", type=float, default=1.5)
     parser.add_argument("--floor", type=float, default=0.02, help="time only cases slower than this (s)")
-    parser.add_argument("--write", action="store_true", help="make this run the baseline")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="make this run the baseline")
+    mode.add_argument("--add", action="store_true", help="add the run's cases the baseline lacks")
     parser.add_argument("--again", type=Path, help="a second run: each case at the faster of its two medians")
     args = parser.parse_args(argv)
     run = summarise(json.loads(args.run.read_text()))
@@ -97,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench-check: wrote {args.baseline} ({len(run['cases'])} cases)")
         return 0
     base = json.loads(args.baseline.read_text())
+    if args.add:
+        added = add_new(run, base)
+        args.baseline.write_text(json.dumps(base, indent=1, sort_keys=True) + "\n")
+        print(f"bench-check: added {len(added)} case(s) to {args.baseline}: {', '.join(added) or 'none'}")
+        return 0
     loop = run["cases"][CALIBRATION]["median_s"] / base["cases"][CALIBRATION]["median_s"]
     print(
         f"bench-check: machine factor x{machine_factor(run, base):.2f} (median of cases), calibration loop x{loop:.2f}"

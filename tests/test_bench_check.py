@@ -57,3 +57,15 @@ def test_a_second_run_clears_a_one_off_stall_but_not_a_slowdown(tmp_path: Path) 
     assert main(args) == 1
     (tmp_path / "again.json").write_text(json.dumps(_run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.11, {})})))
     assert main(args) == 0
+
+
+def test_add_takes_only_the_new_cases_at_the_baselines_speed(tmp_path: Path) -> None:
+    base = _run(0.02, {**STEADY, "a": (0.1, {})})
+    # A machine twice as slow, one case slower still, and one case the baseline lacks.
+    now = _run(0.04, {**{n: (2 * t, i) for n, (t, i) in STEADY.items()}, "a": (0.5, {}), "new": (0.8, {"gap": 0.1})})
+    assert _check(tmp_path, base, base) == 0
+    (tmp_path / "now.json").write_text(json.dumps(now))
+    assert main([str(tmp_path / "now.json"), str(tmp_path / "baseline.json"), "--add"]) == 0
+    cases = json.loads((tmp_path / "baseline.json").read_text())["cases"]
+    assert cases["a"]["median_s"] == 0.1
+    assert cases["new"] == {"median_s": 0.4, "gap": 0.1}
