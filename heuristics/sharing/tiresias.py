@@ -16,8 +16,9 @@ chosen jobs that already run keep their GPUs, the others get free GPUs consolida
 fewest nodes (migration on resume is allowed). Each resume pays the cluster's
 ``preemption_overhead_s`` (the instance's parameter, charged by the progress model).
 
-Each event works on arrays over all jobs (service, queue, priority order), so its Python
-work is in the jobs that start or stop, not in every waiting one.
+Each event works on arrays over the arrived, unfinished jobs (service, queue, priority order)
+and over masks of the jobs it keeps running, so its Python work is in the jobs that start or
+stop, not in every waiting or running one.
 """
 
 from __future__ import annotations
@@ -41,17 +42,17 @@ def greedy(sizes: np.ndarray, budget: int) -> np.ndarray:
     if not misfit.size:
         return np.arange(len(sizes))
     pos = int(misfit[0])
-    taken = list(range(pos))
+    taken = [np.arange(pos)]
     budget -= int(before[pos])
     while budget > 0:
         fits = np.flatnonzero(sizes[pos:] <= budget)
         if not fits.size:
             break
         pos += int(fits[0])
-        taken.append(pos)
+        taken.append(np.array([pos]))
         budget -= int(sizes[pos])
         pos += 1
-    return np.array(taken, dtype=np.intp)
+    return np.concatenate(taken)
 
 
 class Tiresias:
@@ -64,31 +65,39 @@ class Tiresias:
         self.gpus = np.array([j.gpus for j in self.jobs], dtype=np.int64)
         #: Job indices in first-come-first-served order (arrival, then id).
         self.fcfs = np.array(sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].arrival, self.jobs[i].id)))
+        #: Each job's place in :attr:`fcfs`, and which places hold arrived, unfinished jobs.
+        self.place = {self.jobs[i].id: k for k, i in enumerate(self.fcfs.tolist())}
         self.active = np.zeros(len(self.jobs), dtype=bool)
+        #: The jobs this policy left running (the view's running jobs, as a mask).
+        self.running = np.zeros(len(self.jobs), dtype=bool)
         self.capacity = instance.cluster.gpus
 
     def __call__(self, view: View) -> float | None:
         for jid in view.arrived:
-            self.active[self.index[jid]] = True
+            self.active[self.place[jid]] = True
         for jid in view.finished:
-            self.active[self.index[jid]] = False
-        service = self.gpus * view.columns.running_s
+            self.active[self.place[jid]] = self.running[self.index[jid]] = False
+        ranked = self.fcfs[self.active]
+        service = self.gpus[ranked] * view.columns.running_s[ranked]
         queue = np.searchsorted(self.limits, service, side="right")
-        ranked = self.fcfs[self.active[self.fcfs]]
-        order = np.concatenate([ranked[queue[ranked] == q] for q in range(len(self.limits) + 1)])
-        chosen = order[greedy(self.gpus[order], self.capacity)]
+        # Queue by queue, first-come-first-served inside each (a stable sort keeps fcfs order).
+        order = np.argsort(queue, kind="stable")
+        taken = order[greedy(self.gpus[ranked[order]], self.capacity)]
+        chosen = ranked[taken]
         keep = np.zeros(len(self.jobs), dtype=bool)
         keep[chosen] = True
-        for jid in [jid for jid in view.running if not keep[self.index[jid]]]:
-            view.stop(jid)
-        for i in chosen.tolist():
+        # Preempted in row order: the order of stops changes nothing the view or the engine keeps.
+        for i in np.flatnonzero(self.running & ~keep).tolist():
+            view.stop(self.jobs[i].id)
+        for i in chosen[~self.running[chosen]].tolist():
             job = self.jobs[i]
-            if job.id not in view.running:
-                view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
-        climbing = chosen[queue[chosen] < len(self.limits)]
+            view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
+        self.running = keep
+        climbing = taken[queue[taken] < len(self.limits)]
         if not climbing.size:
             return None
-        at = view.now + (self.limits[queue[climbing]] - service[climbing]) / self.gpus[climbing]
+        rows = ranked[climbing]
+        at = view.now + (self.limits[queue[climbing]] - service[climbing]) / self.gpus[rows]
         return float(at.min())
 
 
