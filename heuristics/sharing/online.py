@@ -148,8 +148,11 @@ class View:
             )
         return self._lone_cache
 
-    def used_memory(self, gpu: int) -> float:
-        return sum(self.perf.memory(j, self.running[j].batch) for j in self.holders[gpu])
+    def lone_room(self) -> tuple[np.ndarray, np.ndarray]:
+        """The GPUs that hold one job and may take a second, in GPU order, and the memory left
+        beside that job's worker on each (GB)."""
+        lone = self.lone_holders()
+        return lone.lone_gpus, self._room[lone.owners]
 
     def queue(self) -> Iterator[Job]:
         """The waiting jobs in the policy's priority order (as they were when called)."""

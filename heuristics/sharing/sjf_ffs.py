@@ -19,21 +19,16 @@ from packgap.sharing.instance import Job
 
 def first_fit(view: View, job: Job) -> bool:
     """Place one job; True when it was started."""
-    memory = view.instance.cluster.gpu_memory_gb
     if view.free_count >= job.gpus:
         view.start(job, view.free_consolidated(job.gpus), view.perf.solo_batch(job))
         return True
-    chosen: list[int] = []
-    room = memory
-    for g in view.lone_gpus():
-        if len(chosen) == job.gpus:
-            break
-        left = memory - view.used_memory(g)
-        if view.perf.largest_fitting(job, left) is not None:
-            chosen.append(g)
-            room = min(room, left)
+    lone, left = view.lone_room()
+    # A GPU admits the job where the least worker memory of its ladder fits.
+    taken = (view.perf.least_memory(job) <= left + 1e-9).nonzero()[0][: job.gpus]
+    chosen: list[int] = lone[taken].tolist()
     if len(chosen) + view.free_count < job.gpus or not chosen:
         return False
+    room = min(view.instance.cluster.gpu_memory_gb, *left[taken].tolist())
     chosen += view.free_consolidated(job.gpus - len(chosen))
     batch = view.perf.largest_fitting(job, room)
     assert batch is not None

@@ -74,6 +74,7 @@ class Perf:
         self.jobs = {j.id: j for j in instance.jobs}
         self._iter: dict[tuple[str, int], float] = {}
         self._solo: dict[str, int] = {}
+        self._least: dict[str, float] = {}
         self._xi: dict[tuple[str, str], float] = {}
         self.row = {j.id: i for i, j in enumerate(instance.jobs)}
         depth = max((len(ladder(b)) for b in {j.batch for j in instance.jobs}), default=1)
@@ -161,6 +162,14 @@ class Perf:
             if memory_gb(model, b) <= free_gb + 1e-9:
                 return b
         return None
+
+    def least_memory(self, job: Job) -> float:
+        """The least worker memory over the job's ladder (GB): :meth:`largest_fitting` finds a
+        sub-batch exactly where this one fits."""
+        if job.id not in self._least:
+            model = self.instance.models[job.model]
+            self._least[job.id] = min(memory_gb(model, b) for b in ladder(job.batch))
+        return self._least[job.id]
 
     def solo_batch(self, job: Job) -> int:
         """The sub-batch of a job alone on its GPUs (the largest that fits an empty GPU)."""

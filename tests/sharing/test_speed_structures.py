@@ -184,6 +184,12 @@ def test_view_keeps_free_and_lone_gpus_as_a_scan_finds_them(seed: int) -> None:
         lone = [g for g, h in enumerate(view.holders) if len(h) == 1]
         assert view.free_count == len(free) and view.lone_gpus() == lone
         assert view.shareable() == len(free) + len(lone)
+        gpus, room = view.lone_room()
+        memory = inst.cluster.gpu_memory_gb
+        assert gpus.tolist() == lone
+        assert room.tolist() == [
+            memory - view.perf.memory(h[0], view.running[h[0]].batch) for h in map(view.holders.__getitem__, lone)
+        ]
         for count in range(len(free) + 1):
             assert view.free_consolidated(count) == consolidated(free, count, inst.cluster.gpus_per_node)
         holders = view.lone_holders()
@@ -208,3 +214,14 @@ def test_greedy_pick_is_the_walk_in_order(sizes: list[int], budget: int) -> None
             taken.append(k)
             left -= size
     assert greedy(np.array(sizes, dtype=np.int64), budget).tolist() == taken
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 50), st.floats(0.0, 90.0))
+def test_least_memory_fits_exactly_where_some_ladder_sub_batch_does(seed: int, free_gb: float) -> None:
+    """SJF-FFS's first-fit test (:meth:`Perf.least_memory`) against the ladder walk it replaced."""
+    inst = generate(20, seed, nodes=2)
+    perf = Perf(inst)
+    for job in inst.jobs:
+        for room in (free_gb, perf.least_memory(job), perf.least_memory(job) - 1e-9, perf.least_memory(job) - 2e-9):
+            assert (perf.least_memory(job) <= room + 1e-9) == (perf.largest_fitting(job, room) is not None)
