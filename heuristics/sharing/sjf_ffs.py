@@ -28,7 +28,7 @@ def first_fit(view: View, job: Job) -> bool:
     chosen: list[int] = lone[taken].tolist()
     if len(chosen) + view.free_count < job.gpus or not chosen:
         return False
-    room = min(view.instance.cluster.gpu_memory_gb, *left[taken].tolist())
+    room = float(left[taken].min())
     chosen += view.free_consolidated(job.gpus - len(chosen))
     batch = view.perf.largest_fitting(job, room)
     assert batch is not None

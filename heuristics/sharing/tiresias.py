@@ -42,17 +42,17 @@ def greedy(sizes: np.ndarray, budget: int) -> np.ndarray:
     if not misfit.size:
         return np.arange(len(sizes))
     pos = int(misfit[0])
-    taken = [np.arange(pos)]
+    head, tail = pos, []
     budget -= int(before[pos])
     while budget > 0:
         fits = np.flatnonzero(sizes[pos:] <= budget)
         if not fits.size:
             break
         pos += int(fits[0])
-        taken.append(np.array([pos]))
+        tail.append(pos)
         budget -= int(sizes[pos])
         pos += 1
-    return np.concatenate(taken)
+    return np.concatenate([np.arange(head), np.array(tail, dtype=np.intp)])
 
 
 class Tiresias:
