@@ -24,6 +24,9 @@ from packgap.result import Status
 from packgap.solvers.interrupt import stoppable
 from packgap.solvers.outcome import SolveOptions
 
+#: HiGHS 1.12's ``presolve_rule_off`` bit for MIP probing (its log: "Rule 15 (bit 32768): Probing").
+PROBING_OFF = 1 << 15
+
 
 def _highspy() -> Any:
     try:
@@ -117,6 +120,13 @@ class HighsModel:
         kinds = np.array([self._hs.HighsVarType.kContinuous, self._hs.HighsVarType.kInteger])
         self.highs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), kinds[mask.astype(np.intp)])
         self.integer = bool(mask.any())
+
+    def set_probing(self, on: bool) -> None:
+        """MIP presolve's probing on or off. Probing does not look at the time limit: on
+        exact-ti's integer program of 36,217 columns it ran 9 s past a 1.3 s limit, and on
+        those set-partitioning models it never changed the answer or the bound (measured on
+        five levels of one instance: each solve 2-7x faster without it)."""
+        self.highs.setOptionValue("presolve_rule_off", 0 if on else PROBING_OFF)
 
     def set_offset(self, offset: float) -> None:
         """A constant added to the objective (and to the bound)."""

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from packgap.gpus import GpuType
 from packgap.planning import Group, PlanningInstance
+
+# Property tests draw the same examples on every run, so that CI on a clean clone is
+# repeatable: a fresh random draw once failed CI on an instance no earlier run had met
+# (exact-ti out of time, since fixed). ``PACKGAP_HYPOTHESIS=explore`` draws new examples.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("PACKGAP_HYPOTHESIS", "repeatable"))
 
 
 @pytest.fixture

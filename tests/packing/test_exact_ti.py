@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 
 from packgap.analysis.packing.ti.driver import OPTIMAL_GAP, solve_ti
 from packgap.analysis.packing.ti.settings import TiSettings
+from packgap.gpus import GpuType
 from packgap.models.packing import ti_duals, ti_grid
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import candidates, weights
-from packgap.packing import FAMILY, PackingInstance
+from packgap.packing import FAMILY, Job, PackingInstance
+from packgap.packing.interleave import StageProfile
 from packgap.result import Status
 from packgap.solvers.highspy_lp import Columns
 from packgap.solvers.outcome import SolveOptions
@@ -110,3 +112,27 @@ def test_a_timed_out_run_returns_its_incumbent_and_a_valid_bound() -> None:
     assert out.status == Status.TIMEOUT
     assert lower_bound(inst).objective <= out.bound <= out.objective
     assert out.objective == pytest.approx(FAMILY.evaluate(inst, out.solution).objective)
+
+
+def _stalling() -> PackingInstance:
+    """CI's draw (hypothesis, grid data): the levels' bound stalls 1e-5 short of 719.25."""
+    p = StageProfile
+    rows = (
+        ("j0", 42, 442, 3000, "before_forward", p(300, 10, 30, 0), p(0, 0, 130, 100)),
+        ("j1", 23, 361, 3000, "before_communication", p(0, 300, 20, 40), p(10, 300, 10, 10)),
+        ("j2", 99, 185, 3000, "before_forward", p(100, 10, 30, 100), p(0, 100, 10, 20)),
+        ("j3", 27, 353, 2000, "before_communication", p(40, 100, 30, 10), p(0, 10, 30, 300)),
+    )
+    jobs = tuple(Job(i, a, d, 1, it, "m", sync, (fast, slow)) for i, a, d, it, sync, fast, slow in rows)  # type: ignore[arg-type]
+    types = (GpuType("fast", 1), GpuType("slow", 2))
+    return PackingInstance("grid", types, jobs, objective="mean-jct", interleaving="muri-p", interference=1.0)
+
+
+@pytest.mark.parametrize("limit", [20.0, None])
+def test_a_stalled_bound_on_grid_data_goes_to_the_polish(limit: float | None) -> None:
+    """Before: five more levels halved down to 0.018 s periods, the last one's integer program
+    ran 9 s past its limit (HiGHS probing) and the run ended at 23 s, timed out at gap 1e-5.
+    Now halving stops after two stalled levels and CP-SAT proves the optimum."""
+    out = solve_ti(_stalling(), [], SolveOptions(time_limit=limit))
+    assert out.status == Status.OPTIMAL and out.objective == pytest.approx(719.25)
+    assert len(out.levels) <= 7 and out.levels[-1].period > 1.0

@@ -79,6 +79,7 @@ QUOTES: list[Quote] = [
     Quote(DAB_GAP, 0, lambda: dab_gaps()[0], 1.0, MURI_SLOW),
     Quote(DAB_GAP, 1, lambda: dab_gaps()[-1], 1.0, MURI_SLOW),
     Quote("(N = 40, seed 3: `dab+exact-plan`", 0, lambda: objective("generated", 40, 3, "dab+exact-plan"), 0.001, SLOW),
+    Quote("(N = 40, seed 3: `dab+exact-plan`", 1, lambda: LIMIT),
     Quote("vs `dab+mchp`", 0, lambda: objective("generated", 40, 3, "dab+mchp")),
 ]
 

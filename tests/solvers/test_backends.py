@@ -137,3 +137,33 @@ def test_array_mip_mixed_integrality_and_offset():
     assert mixed.objective == pytest.approx(12.0) and mixed.bound == pytest.approx(12.0)
     relaxed = solve_mip(mip([False, False]), SolveOptions()).outcome
     assert relaxed.objective == pytest.approx(11.5) and relaxed.bound == pytest.approx(11.5)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31))
+def test_mip_without_probing_finds_the_same_optimum(seed: int) -> None:
+    """exact-ti turns HiGHS's probing off (it ignores the time limit): on random set-covering
+    programs the optimum is the same with and without it."""
+    from packgap.solvers.highspy_lp import PROBING_OFF, Columns, HighsModel
+
+    rng = np.random.default_rng(seed)
+    rows, cols = 6, 12
+    cover = rng.random((rows, cols)) < 0.4
+    cover[rng.integers(rows), :] = False
+    cover[:, 0] = True  # one column covers everything: always feasible
+    starts = np.concatenate([[0], np.cumsum(cover.sum(axis=0))])
+    index = np.concatenate([np.flatnonzero(cover[:, j]) for j in range(cols)])
+    columns = Columns(
+        rng.integers(1, 20, cols).astype(float), np.zeros(cols), np.ones(cols), starts, index, np.ones(len(index))
+    )
+    values = []
+    for probing in (True, False):
+        model = HighsModel(np.ones(rows), np.full(rows, np.inf), SolveOptions())
+        model.add_columns(columns)
+        model.set_integer(True)
+        model.set_probing(probing)
+        assert model.highs.getOptionValue("presolve_rule_off")[1] == (0 if probing else PROBING_OFF)
+        solution = model.solve(None)
+        assert solution.status == Status.OPTIMAL and solution.objective is not None
+        values.append(solution.objective)
+    assert values[0] == pytest.approx(values[1], abs=1e-9)

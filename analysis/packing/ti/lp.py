@@ -122,7 +122,12 @@ def integer_program(
 ) -> None:
     """The integer program over the ``whole`` universe (its bound is then a certificate for
     better answers), else over the ``columns`` of least reduced cost (a primal heuristic
-    only), with ``share`` of the time left; its answer is rounded like the LP's."""
+    only), with ``share`` of the time left; its answer is rounded like the LP's.
+
+    The best answer's columns are in the program but it is not given as a MIP start: with
+    that incumbent, HiGHS 1.12's root reduced-cost fixing (``computeBasicDegenerateDuals``,
+    which does not look at the time limit) took 12 s on an 18,130-column level with a 4.2 s
+    limit; without it the same program was solved to optimality in 0.76 s."""
     if state.rc is None:
         return
     left = search.time_left()
@@ -134,9 +139,7 @@ def integer_program(
     lp = LevelLp(search, ti_grid.segments_for(search.opts, len(search.counts), search.n, cols), options)
     lp.add(cols)
     lp.model.set_integer(True)
-    start = np.zeros(len(cols))
-    start[len(take) :] = 1.0  # the best answer's columns
-    lp.model.set_start(lp.full(start, cols))
+    lp.model.set_probing(False)
     solution = lp.model.solve(limit)
     if solution.x is not None:
         round_answer(search, cols, solution.x[lp.first :])
