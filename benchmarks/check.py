@@ -7,7 +7,7 @@ over every case it shares with the baseline, of (now / baseline), the calibratio
 proved too noisy on a shared 2-core machine (measured: 5x slower under load while the cases
 were 2.4x slower); the median over ~50 cases is that calibration made robust, and the loop's
 own ratio is printed beside it. A case fails when its normalised median grew past
-``--threshold`` (default 1.5x) and its baseline median is at least ``--floor`` seconds (shorter
+``--threshold`` (default 2x) and its baseline median is at least ``--floor`` seconds (shorter
 cases are timer noise). A slowdown of more than half of all cases at once moves the factor
 itself and is not caught; the printed factors show it.
 Quality fails too: a certified ``gap`` recorded in ``extra_info`` that grew by more than 0.01,
@@ -21,7 +21,13 @@ between two runs of the same commit on the quiet machine (measured: GIMBAL's end
 time only when the first check fails, and ``--again RUN2.json`` scores each case at the faster
 of its two medians: a real slowdown shows in both runs, a one-off stall in one.
 
-    python benchmarks/check.py RUN.json benchmarks/baseline.json [--again RUN2.json] [--threshold 1.5] [--write | --add]
+Some slow spells last minutes, and then both runs see them: on one fresh clone of one commit,
+six cases stayed 1.5-1.8x over the baseline in both runs, and the same six passed at 1.0-1.4x
+in a run 10 minutes later; the 30-job online pipeline measured between 33 and 61 ms in eleven
+runs within 15 minutes on the quiet machine, while the calibration loop moved by under 15 %. The
+threshold is therefore 2x (it was 1.5x, which failed two of five full checks of unchanged code).
+
+    python benchmarks/check.py RUN.json benchmarks/baseline.json [--again RUN2.json] [--threshold 2] [--write | --add]
 """
 
 from __future__ import annotations
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path)
     parser.add_argument("baseline", type=Path)
-    parser.add_argument("--threshold", type=float, default=1.5)
+    parser.add_argument("--threshold", type=float, default=2.0)
     parser.add_argument("--floor", type=float, default=0.02, help="time only cases slower than this (s)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="make this run the baseline")

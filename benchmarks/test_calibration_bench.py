@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.conftest import sizes
+from benchmarks.conftest import short_rounds, sizes
 from packgap.analysis.registry import methods
 from packgap.analysis.run import solve
 from packgap.calibration import FAMILY
@@ -37,5 +37,5 @@ def test_table3_sets(benchmark, job_set, method):
 @pytest.mark.parametrize("variant", ["gimbal", "exact"])
 def test_end_to_end_run(benchmark, variant):
     workload = generate_workload(150 if sizes([0], [1])[0] else 30, seed=0)
-    outcome = benchmark.pedantic(run_workload, args=(workload, "lucid", variant), rounds=1)
+    outcome = benchmark.pedantic(run_workload, args=(workload, "lucid", variant), **short_rounds())
     assert outcome.metrics["jobs"] == len(workload.jobs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.conftest import sizes
+from benchmarks.conftest import short_rounds, sizes
 from packgap.analysis.packing.online import simulate_pipeline
 from packgap.instances.packing.generator import generate
 
@@ -18,6 +18,6 @@ from packgap.instances.packing.generator import generate
 @pytest.mark.parametrize("jobs", sizes([30], [30, 500, 2000]))
 def test_online_dab_mchp(benchmark, jobs):
     instance = generate(jobs, seed=1)
-    report = benchmark.pedantic(simulate_pipeline, args=(instance, "dab+mchp"), rounds=1)
+    report = benchmark.pedantic(simulate_pipeline, args=(instance, "dab+mchp"), **short_rounds())
     benchmark.extra_info.update({k: report.metrics[k] for k in ("mean_jct_s", "replans", "max_queue")})
     assert report.metrics["replans"] > 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.conftest import PeakRss, sizes
+from benchmarks.conftest import PeakRss, short_rounds, sizes
 from packgap.analysis.placement.methods import BY_NAME
 from packgap.analysis.placement.simulate import simulate_trace
 from packgap.analysis.run import solve
@@ -80,6 +80,6 @@ def sia_philly() -> ClusterTrace:
 def test_simulation_sia_philly_size(benchmark, sia_philly, policy):
     """A whole 160-job, 64-GPU simulation per policy (the artifact takes 60-130 s)."""
     with PeakRss() as peak:
-        result = benchmark.pedantic(simulate_trace, args=(sia_philly, "fifo", policy), rounds=1)
+        result = benchmark.pedantic(simulate_trace, args=(sia_philly, "fifo", policy), **short_rounds())
     benchmark.extra_info.update(trace=sia_philly.name, mean_jct_s=result.mean_jct, peak_rss_mb=peak.mb)
     assert len(result.jct) == len(sia_philly.jobs)

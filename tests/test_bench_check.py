@@ -32,11 +32,14 @@ STEADY = {f"steady{i}": (0.05 * (i + 1), {}) for i in range(5)}
 
 
 def test_a_slower_case_fails_with_a_table(tmp_path: Path, capsys) -> None:
+    """2.5x over the 2x threshold fails; 1.8x, a slow spell measured on unchanged code, does not."""
+    spell = _run(0.02, {**STEADY, "a": (0.18, {}), "tiny": (0.001, {})})
+    assert _check(tmp_path, _run(0.02, {**STEADY, "a": (0.1, {}), "tiny": (0.0001, {})}), spell) == 0
     base = _run(0.02, {**STEADY, "a": (0.1, {}), "tiny": (0.0001, {})})
-    now = _run(0.02, {**STEADY, "a": (0.2, {}), "tiny": (0.001, {})})
+    now = _run(0.02, {**STEADY, "a": (0.25, {}), "tiny": (0.001, {})})
     assert _check(tmp_path, base, now) == 1
     out = capsys.readouterr().out
-    assert "a" in out and "time x2.00" in out and "tiny" not in out.split("regression(s)")[1]
+    assert "a" in out and "time x2.50" in out and "tiny" not in out.split("regression(s)")[1]
 
 
 def test_a_weaker_model_fails_like_a_slower_one(tmp_path: Path, capsys) -> None:
@@ -49,8 +52,8 @@ def test_a_weaker_model_fails_like_a_slower_one(tmp_path: Path, capsys) -> None:
 
 def test_a_second_run_clears_a_one_off_stall_but_not_a_slowdown(tmp_path: Path) -> None:
     base = _run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.1, {})})
-    stalled = _run(0.02, {**STEADY, "a": (0.2, {}), "b": (0.2, {})})
-    again = _run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.2, {})})
+    stalled = _run(0.02, {**STEADY, "a": (0.25, {}), "b": (0.25, {})})
+    again = _run(0.02, {**STEADY, "a": (0.1, {}), "b": (0.25, {})})
     assert _check(tmp_path, base, stalled) == 1
     (tmp_path / "again.json").write_text(json.dumps(again))
     args = [str(tmp_path / "now.json"), str(tmp_path / "baseline.json"), "--again", str(tmp_path / "again.json")]
