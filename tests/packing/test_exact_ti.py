@@ -130,7 +130,7 @@ def _stalling() -> PackingInstance:
 
 @pytest.mark.parametrize("limit", [20.0, None])
 def test_a_stalled_bound_on_grid_data_goes_to_the_polish(limit: float | None) -> None:
-    """Before: five more levels halved down to 0.018 s periods, the last one's integer program
+    """Before: six more levels halved down to 0.018 s periods, the last one's integer program
     ran 9 s past its limit (HiGHS probing) and the run ended at 23 s, timed out at gap 1e-5.
     Now halving stops after two stalled levels and CP-SAT proves the optimum."""
     out = solve_ti(_stalling(), [], SolveOptions(time_limit=limit))

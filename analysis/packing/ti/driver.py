@@ -21,14 +21,14 @@ minimising ``alpha * V1 + beta * V2``. One *level* of the method works on the re
 Levels repeat, coarse to fine, until the gap closes (relative :data:`OPTIMAL_GAP`), the
 universe would pass ``max_columns`` (memory), halving stops paying on a universe too big
 for the integer program or on data on CP-SAT's grid (where the polish proves the rest), or
-the time is spent. Half of what is left then goes to local
-search, the rest to CP-SAT (:mod:`packgap.models.packing.cpsat`, rounding ``"feasible"``) over the
-options the last level kept, hinted with the best answer and given the best bound as a cut;
-its answer counts when better, its bound when its data lie on its grid (then it also gets
-``cpsat_share`` of the time limit up front). The bound reported is the best of every valid
-bound computed (each level's, the integer programs', CP-SAT's, the closed-form bound of
-:mod:`packgap.models.packing.bounds`), capped by the best answer: a level's bound speaks only of
-solutions better than the answer it pruned with.
+the time is spent. Half of what is left then goes to local search, the rest to CP-SAT
+(:mod:`packgap.models.packing.cpsat`, rounding ``"feasible"``) over the options the last level
+kept, hinted with the best answer and given the best bound as a cut; its answer counts when
+better, its bound when its data lie on its grid (then it also gets ``cpsat_share`` of the time
+limit up front). The bound reported is the best of every valid bound computed (each level's,
+the integer programs', CP-SAT's, the closed-form bound of :mod:`packgap.models.packing.bounds`),
+capped by the best answer: a level's bound speaks only of solutions better than the answer it
+pruned with.
 
 The horizon H (the tail starts there) is the best answer's makespan; any H is valid.
 """
@@ -166,8 +166,8 @@ def solve_ti(
         # Halving stops when memory would run out, or when it no longer pays (two levels in
         # a row under 1 % of the gap) on a universe too big for the integer program or on
         # data on CP-SAT's grid, where the polish proves what halving closes only slowly
-        # (a 4-job instance: the bound stalled 1e-5 short for five levels and 15 s, CP-SAT
-        # closed it in 0.3 s).
+        # (a 4-job instance: six more levels took 20 s and left the bound 1e-5 short; CP-SAT
+        # closed the gap in 0.3 s).
         big = len(state.universe) > settings.milp_universe
         stalled = _stalled(levels) and _stalled(levels[:-1])
         if 2 * keep.sum() > settings.max_columns or ((big or on_grid) and stalled):
