@@ -21,7 +21,7 @@ def short_rounds() -> dict[str, int]:
     """``benchmark.pedantic`` rounds for a case of well under a second in the small set: one
     warm-up call, then the median of three. Timed once, such a case measured its first call's
     lazy imports and caches: on a fresh clone PAL's Sia-Philly simulation took 82-101 ms on
-    its first call and 34 ms after, and four such cases failed ``bench-check`` twice in a row.
+    its first call and 34 ms after, and five such cases failed ``bench-check`` twice in a row.
     The large set keeps one round."""
     return {"rounds": 1} if LARGE else {"rounds": 3, "warmup_rounds": 1}
 
