@@ -85,11 +85,20 @@ def compare(run: dict[str, Any], base: dict[str, Any], threshold: float, floor: 
     return failed
 
 
+def new_cases(run: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """The run's cases the baseline lacks, by name."""
+    return sorted(set(run["cases"]) - set(base["cases"]))
+
+
+def save(path: Path, baseline: dict[str, Any]) -> None:
+    path.write_text(json.dumps(baseline, indent=1, sort_keys=True) + "\n")
+
+
 def add_new(run: dict[str, Any], base: dict[str, Any]) -> list[str]:
     """Add to ``base`` the cases of ``run`` it lacks, timed as on the baseline's machine (the
     run's median divided by its machine factor); the names added."""
     factor = machine_factor(run, base)
-    added = sorted(set(run["cases"]) - set(base["cases"]))
+    added = new_cases(run, base)
     for name in added:
         base["cases"][name] = {**run["cases"][name], "median_s": run["cases"][name]["median_s"] / factor}
     return added
@@ -113,13 +122,13 @@ def main(argv: list[str] | None = None) -> int:
             if name in again:
                 case["median_s"] = min(case["median_s"], again[name]["median_s"])
     if args.write:
-        args.baseline.write_text(json.dumps(run, indent=1, sort_keys=True) + "\n")
+        save(args.baseline, run)
         print(f"bench-check: wrote {args.baseline} ({len(run['cases'])} cases)")
         return 0
     base = json.loads(args.baseline.read_text())
     if args.add:
         added = add_new(run, base)
-        args.baseline.write_text(json.dumps(base, indent=1, sort_keys=True) + "\n")
+        save(args.baseline, base)
         print(f"bench-check: added {len(added)} case(s) to {args.baseline}: {', '.join(added) or 'none'}")
         return 0
     loop = run["cases"][CALIBRATION]["median_s"] / base["cases"][CALIBRATION]["median_s"]
@@ -127,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         f"bench-check: machine factor x{machine_factor(run, base):.2f} (median of cases), calibration loop x{loop:.2f}"
     )
     failed = compare(run, base, args.threshold, args.floor)
-    new = sorted(set(run["cases"]) - set(base["cases"]))
+    new = new_cases(run, base)
     missing = sorted(set(base["cases"]) - set(run["cases"]))
     for name in new:
         print(f"bench-check: new case (not in the baseline): {name}")
