@@ -47,6 +47,7 @@ from packgap.analysis.cliutil import (
 )
 from packgap.analysis.demo import demo_command
 from packgap.analysis.kit import ticking
+from packgap.analysis.store import ends_on_ctrl_c
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
 
@@ -261,6 +262,7 @@ def report(
 ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "bound", "gap", "wall_s", "created")
 
 
+@ends_on_ctrl_c
 def export_rows(frame: Any, path: Path) -> None:
     """Every stored row, long format (benchopt), as CSV or Parquet (written by DuckDB through its
     relation API: the path is never part of an SQL statement)."""

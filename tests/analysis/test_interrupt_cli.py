@@ -3,9 +3,11 @@ every cell finished before and nothing cut short, and a rerun computes the inter
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 
 from packgap import jsonio
 from packgap.analysis.registry import to_document
+from packgap.analysis.store import ResultStore
 from packgap.instances.packing.generator import generate as generate_packing
 from packgap.instances.planning.generator import generate as generate_planning
 from tests.clirun import packgap, start, wait_for_row
@@ -75,3 +78,18 @@ def test_ctrl_c_while_the_cli_still_imports_exits_130_without_a_traceback(tmp_pa
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == signal.SIGINT + 128 and "Traceback" not in done.stderr
     assert done.stderr.startswith("interrupted")
+
+
+def test_ctrl_c_inside_a_store_query_is_a_keyboard_interrupt(tmp_path: Path) -> None:
+    """DuckDB cancels a statement on SIGINT and raises RuntimeError('Query interrupted') in place
+    of the KeyboardInterrupt (16 of 20 raw point-query loops here; CI once met it in the test
+    above: exit 1 and a traceback). Every store method raises KeyboardInterrupt instead."""
+    store = ResultStore(tmp_path / "s.duckdb")
+    try:
+        for _ in range(20):
+            with pytest.raises(KeyboardInterrupt):
+                threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT)).start()
+                while True:
+                    store.find("digest", "method", 0, "{}")
+    finally:
+        store.close()
