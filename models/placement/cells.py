@@ -18,7 +18,10 @@ is always within a node) and any cell with fewer eligible GPUs than the demand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from packgap.placement import Job, PlacementInstance
 
@@ -75,21 +78,39 @@ def _with_cells(rc: RoundCells, cells: tuple[tuple[Cell, ...], ...]) -> RoundCel
 def _all_cells(instance: PlacementInstance) -> RoundCells:
     free = tuple(instance.free_gpus())
     node = {g: instance.node_of(g) for g in free}
+    columns = {c: _class_columns(instance.pm_scores[c], free, node) for c in {job.job_class for job in instance.jobs}}
     per_job = []
     for job in instance.jobs:
-        scores = instance.pm_scores[job.job_class]
-        weight = instance.weight(job)
+        weight, penalty = instance.weight(job), instance.penalty(job)
         cells = []
-        for value in sorted({scores[g] for g in free}):
-            eligible = tuple(g for g in free if scores[g] <= value)
+        for value, eligible, most_on_a_node in columns[job.job_class]:
             if len(eligible) < job.gpus:
                 continue
-            per_node: dict[int, int] = {}
-            for g in eligible:
-                per_node[node[g]] = per_node.get(node[g], 0) + 1
-            if job.gpus <= instance.gpus_per_node and max(per_node.values()) >= job.gpus:
+            if job.gpus <= instance.gpus_per_node and most_on_a_node >= job.gpus:
                 cells.append(Cell(False, value, weight * value, eligible))
             if job.gpus > 1:
-                cells.append(Cell(True, value, weight * instance.penalty(job) * value, eligible))
+                cells.append(Cell(True, value, weight * penalty * value, eligible))
         per_job.append(tuple(cells))
     return _with_cells(RoundCells(instance.jobs, free, node, (), ()), tuple(per_job))
+
+
+def _class_columns(
+    scores: Sequence[float], free: tuple[int, ...], node: dict[int, int]
+) -> list[tuple[float, tuple[int, ...], int]]:
+    """One class's L x V columns: per distinct PM-score ``value`` of the free GPUs, the GPUs
+    scoring at most ``value`` (in ``free``'s order) and the most of them on one node.
+
+    Computed once per class and shared by its jobs: per job it took jobs x values x GPUs steps,
+    140 s for 300 jobs on 2,048 GPUs."""
+    on_node: dict[int, int] = {}
+    most = 0
+    columns = []
+    gpus, their_scores = np.array(free, dtype=int), np.array([scores[g] for g in free])
+    by_score = sorted(free, key=lambda g: scores[g])
+    for i, g in enumerate(by_score):
+        on_node[node[g]] = on_node.get(node[g], 0) + 1
+        most = max(most, on_node[node[g]])
+        if i + 1 == len(by_score) or scores[by_score[i + 1]] != scores[g]:
+            value = scores[g]
+            columns.append((value, tuple(gpus[their_scores <= value].tolist()), most))
+    return columns

@@ -56,29 +56,77 @@ def _best_pipeline(instance: object) -> object:
 
 
 def _best_placement(instance: object) -> object:
-    from packgap.analysis.placement.runs import best_heuristic
+    from packgap.heuristics.placement import pal, pm_first
+    from packgap.placement import FAMILY as PLACEMENT
 
-    return best_heuristic(instance)  # type: ignore[arg-type]
+    placed = [pal(instance, 0), pm_first(instance, 0)]  # type: ignore[arg-type]
+    return min(placed, key=lambda s: PLACEMENT.evaluate(instance, s).objective)  # type: ignore[arg-type]
+
+
+def _cannot_build(*args: object, **kwargs: object) -> None:
+    raise TimeLimitReached("time limit reached while building the model")
+
+
+SMALL_ROUND = {"gpus": 64, "jobs": 9, "seed": 1}
 
 
 @pytest.mark.parametrize(
-    ("family", "method", "options", "heuristic"),
+    ("family", "method", "options", "heuristic", "builder"),
     [
-        ("packing", "exact-milp", {"jobs": 20, "seed": 3}, _best_pipeline),
-        ("placement", "exact-milp", {"gpus": 64, "jobs": 9, "seed": 1}, _best_placement),
-        ("placement", "exact-cpsat", {"gpus": 64, "jobs": 9, "seed": 1}, _best_placement),
+        ("packing", "exact-milp", {"jobs": 20, "seed": 3}, _best_pipeline, None),
+        ("placement", "exact-milp", SMALL_ROUND, _best_placement, "packgap.models.placement.milp.build_milp"),
+        ("placement", "exact-cpsat", SMALL_ROUND, _best_placement, "packgap.models.placement.cpsat.build_cpsat"),
     ],
 )
 def test_a_model_that_cannot_be_built_in_time_answers_with_the_best_heuristic(
-    family: str, method: str, options: dict[str, int], heuristic: Callable[[object], object]
+    monkeypatch: pytest.MonkeyPatch,
+    family: str,
+    method: str,
+    options: dict[str, int],
+    heuristic: Callable[[object], object],
+    builder: str | None,
 ) -> None:
     """Issue 17, item 3: a time limit too short to build the model is a timeout that still
-    carries the family's best heuristic answer and its cheapest valid bound."""
+    carries the family's best heuristic answer and its cheapest valid bound. Placement runs its
+    heuristics under the limit as well (a 1 ms limit leaves it no placement, tested below), so
+    there the model's build is what runs out of time."""
     from packgap.analysis import registry
 
+    limit = 1e-3
+    if builder is not None:
+        monkeypatch.setattr(builder, _cannot_build)
+        limit = 60.0
     kit = registry.kits()[family]
     instance = registry.generator(family).build(options)
-    result = solve(kit.family, instance, registry.method(family, method), options=SolveOptions(time_limit=1e-3))
+    result = solve(kit.family, instance, registry.method(family, method), options=SolveOptions(time_limit=limit))
     assert result.status == Status.TIMEOUT, result.message
     assert result.objective == pytest.approx(kit.family.evaluate(instance, heuristic(instance)).objective, rel=1e-12)
-    assert result.bound is not None and 0 < result.bound <= result.objective
+    assert result.bound is not None and result.objective is not None and 0 < result.bound <= result.objective
+
+
+def _sleeps(*args: object, **kwargs: object) -> None:
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("method", ["exact-milp", "exact-cpsat"])
+def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
+    monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    """Before, PAL, PM-First and the cells ran outside the limit (2,048 GPUs, 300 jobs: 146 s
+    under a 1 s limit). A PM-First that would take a minute is cut at the 0.5 s deadline; PAL
+    had finished, so its placement is the answer; with PAL cut too there is none."""
+    from packgap.analysis import registry
+    from packgap.heuristics.placement import pal
+    from packgap.placement import FAMILY as PLACEMENT
+
+    instance = registry.generator("placement").build(SMALL_ROUND)
+    monkeypatch.setattr("packgap.analysis.placement.runs.pm_first", _sleeps)
+    options = SolveOptions(time_limit=0.5)
+    kept = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
+    assert kept.status == Status.TIMEOUT and kept.wall_s < 60
+    assert "while placing by PAL and PM-First" in kept.message and kept.bound is None
+    assert kept.objective == pytest.approx(PLACEMENT.evaluate(instance, pal(instance, 0)).objective, rel=1e-12)
+    monkeypatch.setattr("packgap.analysis.placement.runs.pal", _sleeps)
+    none = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
+    assert none.status == Status.TIMEOUT and none.solution is None and none.objective is None
+    assert "no placement finished in time" in none.message
