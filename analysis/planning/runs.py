@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.errors import PackgapError, TimeLimitReached
@@ -48,35 +49,67 @@ def run_exact_flow(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     )
 
 
-def _best_plan(instance: PlanningInstance, horn_plan: PlanningSolution) -> PlanningSolution:
-    """The best of MCHP, FIFO, EDF and Horn's flow plan: the exact models' warm start."""
-    plans = [mchp(instance), fifo(instance), edf(instance), horn_plan]
-    return min(plans, key=lambda p: FAMILY.evaluate(instance, p).objective)
+#: Where each plan stands among equals (the first of equal objectives is the warm start).
+PREFERENCE = ("MCHP", "FIFO", "EDF", "Horn's plan")
 
 
-def _out_of_time(instance: PlanningInstance, horn_plan: PlanningSolution, horn: float, exc: Exception) -> MethodOutput:
-    """A limit spent before the search: the warm start and Horn's bound, status timeout."""
-    message = f"{exc}; answer = best of MCHP, FIFO, EDF and Horn's plan, bound = Horn's flow"
-    return MethodOutput(_best_plan(instance, horn_plan), Status.TIMEOUT, horn, message=message)
+@dataclass
+class _Finished:
+    """What an exact method finished before its deadline: the plans of MCHP, FIFO, EDF and
+    Horn's flow (the best is the models' warm start) and Horn's bound.
+
+    All of it runs under the time limit, fastest first, so a deadline leaves the best plan that
+    finished. Measured on 2,000 groups: FIFO and EDF 5 ms each, MCHP 2.9 s and Horn's flow 2.5 s
+    (each one min-cost flow, a C call that runs to its end; the deadline interrupts after it).
+    Before, the flow ran before the limit was armed and the heuristics again after it had
+    passed: 6.7 s under a 1 s limit."""
+
+    plans: dict[str, tuple[float, PlanningSolution]] = field(default_factory=dict)
+    horn_plan: PlanningSolution | None = None
+    horn: float | None = None
+
+    @property
+    def best(self) -> PlanningSolution | None:
+        if not self.plans:
+            return None
+        name = min(self.plans, key=lambda n: (self.plans[n][0], PREFERENCE.index(n)))
+        return self.plans[name][1]
+
+    def offer(self, instance: PlanningInstance, name: str, plan: PlanningSolution) -> None:
+        self.plans[name] = (FAMILY.evaluate(instance, plan).objective, plan)
+
+    def compute(self, instance: PlanningInstance) -> None:
+        for name in ("fifo", "edf", "mchp"):
+            self.offer(instance, name.upper(), HEURISTICS[name](instance))
+        self.horn_plan, self.horn = horn_flow(instance)
+        self.offer(instance, "Horn's plan", self.horn_plan)
+
+    def out_of_time(self, exc: Exception) -> MethodOutput:
+        best = self.best
+        if best is None:
+            return MethodOutput(None, Status.TIMEOUT, None, message=f"{exc}; no plan finished in time")
+        bounded = "no bound" if self.horn is None else "bound = Horn's flow"
+        message = f"{exc}; answer = best of {', '.join(self.plans)}, {bounded}"
+        return MethodOutput(best, Status.TIMEOUT, self.horn, message=message)
 
 
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.planning import milp as milp_planning
     from packgap.solvers.highspy_mip import solve_mip
 
-    horn_plan, horn = horn_flow(instance)
+    found = _Finished()
     try:
         with ctx.building():
+            found.compute(instance)
             model = milp_planning.build_milp(instance)
-            start = (
-                milp_planning.start_from(instance, model, _best_plan(instance, horn_plan))
-                if ctx.params["hint"]
-                else None
-            )
+            best = found.best
+            start = milp_planning.start_from(instance, model, best) if ctx.params["hint"] and best else None
         ctx.built()
         result = solve_mip(model.mip, ctx.solver_options(), start)
     except TimeLimitReached as exc:
-        return _out_of_time(instance, horn_plan, horn, exc)
+        return found.out_of_time(exc)
+    horn = found.horn
+    assert horn is not None  # computed before the model
     outcome = result.outcome
     solution = None if result.values is None else milp_planning.extract(instance, model, result.values)
     # Horn's optimum bounds sum C + w * tardiness too: the better of the two bounds counts.
@@ -93,16 +126,20 @@ def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
-    plan, horn = horn_flow(instance)
+    found = _Finished()
     try:
         with ctx.building():
+            found.compute(instance)
+            horn = found.horn
             cp = cp_planning.build_cpsat(
-                instance, horn if ctx.params["horn_cut"] else None, plan if ctx.params["hint"] else None
+                instance,
+                horn if ctx.params["horn_cut"] else None,
+                found.horn_plan if ctx.params["hint"] else None,
             )
         ctx.built()
         outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     except TimeLimitReached as exc:
-        return _out_of_time(instance, plan, horn, exc)
+        return found.out_of_time(exc)
     solution = None
     if outcome.has_solution:
         solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))

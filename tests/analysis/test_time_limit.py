@@ -130,3 +130,35 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
     none = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
     assert none.status == Status.TIMEOUT and none.solution is None and none.objective is None
     assert "no placement finished in time" in none.message
+
+
+@pytest.mark.parametrize(
+    ("method", "builder"),
+    [
+        ("exact-milp", "packgap.models.planning.milp.build_milp"),
+        ("exact-cpsat", "packgap.analysis.planning.runs.cp_planning.build_cpsat"),
+    ],
+)
+def test_planning_answers_with_the_plans_finished_by_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, method: str, builder: str
+) -> None:
+    """Before, Horn's flow ran before the limit was armed and MCHP, FIFO and EDF again after
+    it had passed (2,000 groups: 6.7 s under a 1 s limit). A model that cannot be built in time
+    leaves the best of the four plans with Horn's bound; an MCHP that would take a minute is
+    cut at the 0.5 s deadline and leaves the better of FIFO and EDF, without a bound."""
+    from packgap.analysis import registry
+    from packgap.analysis.planning import runs
+    from packgap.instances.planning.generator import generate
+
+    instance = generate(64, seed=0)  # some groups late: Horn's bound is below every plan
+    monkeypatch.setattr(builder, _cannot_build)
+    built = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=60.0))
+    plans = [runs.mchp(instance), runs.fifo(instance), runs.edf(instance), runs.horn_flow(instance)[0]]
+    assert built.status == Status.TIMEOUT and "MCHP, Horn's plan, bound = Horn's flow" in built.message
+    assert built.objective == min(FAMILY.evaluate(instance, p).objective for p in plans)
+    assert built.bound == runs.horn_flow(instance)[1]
+    monkeypatch.setitem(runs.HEURISTICS, "mchp", _sleeps)
+    cut = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=0.5))
+    assert cut.status == Status.TIMEOUT and cut.bound is None and cut.wall_s < 60
+    assert "answer = best of FIFO, EDF, no bound" in cut.message
+    assert cut.objective == min(FAMILY.evaluate(instance, p).objective for p in plans[1:3])
