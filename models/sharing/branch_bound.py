@@ -130,6 +130,11 @@ class Search:
             return
         made = []
         for taken in self._allocations(classes, job):
+            if self.late():
+                # Allocations without a fitting sub-batch yield nothing, and a gang job on a
+                # large cluster has very many: 480 jobs on 64 GPUs ran 15-18 s under a 5 s
+                # limit here. Cut short, the list is not cached; the node's bound covers the rest.
+                return
             for b in self._batches(running, job, taken):
                 made.append((taken, b))
                 yield taken, b

@@ -180,3 +180,16 @@ def test_a_smaller_sub_batch_that_makes_room_is_kept() -> None:
     assert solve(inst, None, time_limit=10, every_batch=False).sum_completion == pytest.approx(53.0)
     for rules in (Rules(), OFF):
         assert solve(inst, None, time_limit=10, every_batch=True, rules=rules).sum_completion == pytest.approx(52.0)
+
+
+def test_moves_stop_at_the_deadline_and_are_not_cached_cut_short() -> None:
+    """Allocations without a fitting sub-batch yield no move, so a search that checked the clock
+    only per move ran 15-18 s under a 5 s limit (480 jobs on 64 GPUs). Past the deadline and
+    its grace the enumeration ends at once, and the cut list is not cached as complete."""
+    inst = tiny([(0.0, 2, 10), (0.0, 1, 5)], gpus=4)
+    on_time = Search(inst, math.inf, 10**9, True, Rules())
+    every = list(on_time.moves({(): 4}, {}, 0))
+    assert every and len(on_time.cache) == 1
+    late = Search(inst, -math.inf, 10**9, True, Rules())  # no grace: 5 % of no time left
+    late.late()  # the first look at the clock starts the (empty) grace
+    assert list(late.moves({(): 4}, {}, 0)) == [] and late.stopped and not late.cache
