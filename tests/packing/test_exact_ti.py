@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -136,3 +138,26 @@ def test_a_stalled_bound_on_grid_data_goes_to_the_polish(limit: float | None) ->
     out = solve_ti(_stalling(), [], SolveOptions(time_limit=limit))
     assert out.status == Status.OPTIMAL and out.objective == pytest.approx(719.25)
     assert len(out.levels) <= 7 and out.levels[-1].period > 1.0
+
+
+def test_building_the_first_columns_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The candidate groups and the first universe ran with no clock (500 jobs: 15.4 s under
+    a 5 s limit). A universe that would take a minute is cut at the 0.5 s deadline; the answer
+    is the best pipeline's, with the closed-form bound."""
+    from packgap.analysis import registry
+    from packgap.analysis.packing.runs import _hint
+    from packgap.analysis.run import solve
+    from packgap.instances.packing.generator import generate
+
+    def slow(*args: object, **kwargs: object) -> None:
+        time.sleep(60)
+
+    instance = generate(12, seed=3)
+    monkeypatch.setattr(ti_grid, "all_columns", slow)
+    method = registry.method("packing", "exact-ti")
+    result = solve(FAMILY, instance, method, options=SolveOptions(time_limit=0.5))
+    assert result.status == Status.TIMEOUT and result.wall_s < 60
+    assert "while building the time-indexed columns; answer = best pipeline" in result.message
+    best = _hint(instance, "best")
+    assert best is not None and result.objective == FAMILY.evaluate(instance, best).objective
+    assert result.bound == lower_bound(instance).objective
