@@ -13,6 +13,7 @@ from packgap.errors import TimeLimitReached
 from packgap.planning import FAMILY
 from packgap.result import Status
 from packgap.solvers.outcome import SolveOptions
+from tests.deadlines import cannot_build, sleeps
 
 
 def test_the_solver_gets_what_is_left_of_the_budget() -> None:
@@ -63,17 +64,13 @@ def _best_placement(instance: object) -> object:
     return min(placed, key=lambda s: PLACEMENT.evaluate(instance, s).objective)  # type: ignore[arg-type]
 
 
-def _cannot_build(*args: object, **kwargs: object) -> None:
-    raise TimeLimitReached("time limit reached while building the model")
-
-
 SMALL_ROUND = {"gpus": 64, "jobs": 9, "seed": 1}
 
 
 @pytest.mark.parametrize(
     ("family", "method", "options", "heuristic", "builder"),
     [
-        ("packing", "exact-milp", {"jobs": 20, "seed": 3}, _best_pipeline, None),
+        ("packing", "exact-milp", {"jobs": 20, "seed": 3}, _best_pipeline, "packgap.models.packing.milp.build_milp"),
         ("placement", "exact-milp", SMALL_ROUND, _best_placement, "packgap.models.placement.milp.build_milp"),
         ("placement", "exact-cpsat", SMALL_ROUND, _best_placement, "packgap.models.placement.cpsat.build_cpsat"),
     ],
@@ -84,28 +81,21 @@ def test_a_model_that_cannot_be_built_in_time_answers_with_the_best_heuristic(
     method: str,
     options: dict[str, int],
     heuristic: Callable[[object], object],
-    builder: str | None,
+    builder: str,
 ) -> None:
     """Issue 17, item 3: a time limit too short to build the model is a timeout that still
-    carries the family's best heuristic answer and its cheapest valid bound. Placement runs its
-    heuristics under the limit as well (a 1 ms limit leaves it no placement, tested below), so
-    there the model's build is what runs out of time."""
+    carries the family's best heuristic answer and its cheapest valid bound. The heuristics run
+    under the limit as well (a 1 ms limit leaves no answer, tested below), so here the model's
+    build is what runs out of time."""
     from packgap.analysis import registry
 
-    limit = 1e-3
-    if builder is not None:
-        monkeypatch.setattr(builder, _cannot_build)
-        limit = 60.0
+    monkeypatch.setattr(builder, cannot_build)
     kit = registry.kits()[family]
     instance = registry.generator(family).build(options)
-    result = solve(kit.family, instance, registry.method(family, method), options=SolveOptions(time_limit=limit))
+    result = solve(kit.family, instance, registry.method(family, method), options=SolveOptions(time_limit=60.0))
     assert result.status == Status.TIMEOUT, result.message
     assert result.objective == pytest.approx(kit.family.evaluate(instance, heuristic(instance)).objective, rel=1e-12)
     assert result.bound is not None and result.objective is not None and 0 < result.bound <= result.objective
-
-
-def _sleeps(*args: object, **kwargs: object) -> None:
-    time.sleep(60)
 
 
 @pytest.mark.parametrize("method", ["exact-milp", "exact-cpsat"])
@@ -120,13 +110,13 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
     from packgap.placement import FAMILY as PLACEMENT
 
     instance = registry.generator("placement").build(SMALL_ROUND)
-    monkeypatch.setattr("packgap.analysis.placement.runs.pm_first", _sleeps)
+    monkeypatch.setattr("packgap.analysis.placement.runs.pm_first", sleeps)
     options = SolveOptions(time_limit=0.5)
     kept = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
     assert kept.status == Status.TIMEOUT and kept.wall_s < 60
     assert "while placing by PAL and PM-First" in kept.message and kept.bound is None
     assert kept.objective == pytest.approx(PLACEMENT.evaluate(instance, pal(instance, 0)).objective, rel=1e-12)
-    monkeypatch.setattr("packgap.analysis.placement.runs.pal", _sleeps)
+    monkeypatch.setattr("packgap.analysis.placement.runs.pal", sleeps)
     none = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
     assert none.status == Status.TIMEOUT and none.solution is None and none.objective is None
     assert "no placement finished in time" in none.message
@@ -151,13 +141,13 @@ def test_planning_answers_with_the_plans_finished_by_the_deadline(
     from packgap.instances.planning.generator import generate
 
     instance = generate(64, seed=0)  # some groups late: Horn's bound is below every plan
-    monkeypatch.setattr(builder, _cannot_build)
+    monkeypatch.setattr(builder, cannot_build)
     built = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=60.0))
     plans = [runs.mchp(instance), runs.fifo(instance), runs.edf(instance), runs.horn_flow(instance)[0]]
     assert built.status == Status.TIMEOUT and "MCHP, Horn's plan, bound = Horn's flow" in built.message
     assert built.objective == min(FAMILY.evaluate(instance, p).objective for p in plans)
     assert built.bound == runs.horn_flow(instance)[1]
-    monkeypatch.setitem(runs.HEURISTICS, "mchp", _sleeps)
+    monkeypatch.setitem(runs.HEURISTICS, "mchp", sleeps)
     cut = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=0.5))
     assert cut.status == Status.TIMEOUT and cut.bound is None and cut.wall_s < 60
     assert "answer = best of FIFO, EDF, no bound" in cut.message

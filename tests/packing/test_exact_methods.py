@@ -13,6 +13,7 @@ from packgap.models.packing.cpsat import bound, build_cpsat
 from packgap.packing import FAMILY, PackingInstance
 from packgap.result import Status
 from packgap.solvers.outcome import SolveOptions
+from tests.deadlines import cannot_build
 from tests.packing.strategies import grid_instances, instances
 from tests.packing.test_exact import _solve
 from tests.packing.test_exact_brute import brute_force
@@ -67,17 +68,22 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
             _solve("exact-milp", inst)
 
 
-def test_exact_cpsat_out_of_time_while_building_keeps_the_best_pipeline() -> None:
+def test_exact_cpsat_out_of_time_while_building_keeps_the_best_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under load the 30-job model took the whole 4 s limit to build and the run returned no
-    answer (a CLI interrupt test failed on it): it now keeps its hint, the best pipeline."""
+    answer (a CLI interrupt test failed on it): it now keeps its hint, the best pipeline. The
+    hint is computed under the limit too, so a 1 ms limit leaves nothing."""
+    from packgap.analysis.packing import runs
     from packgap.instances.packing.generator import generate
 
     inst = generate(30, 0)
-    result = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=1e-3))
-    assert result.status == Status.TIMEOUT and "closed-form" in result.message
+    monkeypatch.setattr(runs.cp_packing, "build_cpsat", cannot_build)
+    result = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=60.0))
+    assert result.status == Status.TIMEOUT and "answer = the hint, bound = closed-form" in result.message
     pipelines = [solve(FAMILY, inst, BY_NAME[m], options=SolveOptions()).objective for m in PIPELINE_NAMES]
     assert result.objective == min(p for p in pipelines if p is not None)
     assert result.bound is not None and 0 < result.bound <= result.objective
+    cut = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=1e-3))
+    assert cut.status == Status.TIMEOUT and cut.objective is None and cut.bound == result.bound
 
 
 @pytest.mark.parametrize("packer", ["dab", "blossom", "none"])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +18,7 @@ from packgap.packing.interleave import StageProfile
 from packgap.result import Status
 from packgap.solvers.highspy_lp import Columns
 from packgap.solvers.outcome import SolveOptions
+from tests.deadlines import sleeps
 from tests.packing.strategies import instances
 from tests.packing.test_exact_brute import brute_force
 
@@ -149,11 +148,8 @@ def test_building_the_first_columns_stops_at_the_deadline(monkeypatch: pytest.Mo
     from packgap.analysis.run import solve
     from packgap.instances.packing.generator import generate
 
-    def slow(*args: object, **kwargs: object) -> None:
-        time.sleep(60)
-
     instance = generate(12, seed=3)
-    monkeypatch.setattr(ti_grid, "all_columns", slow)
+    monkeypatch.setattr(ti_grid, "all_columns", sleeps)
     method = registry.method("packing", "exact-ti")
     result = solve(FAMILY, instance, method, options=SolveOptions(time_limit=0.5))
     assert result.status == Status.TIMEOUT and result.wall_s < 60
