@@ -44,18 +44,16 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     """The big-M MILP; when the time limit cannot build it (estimated up front, or stopped while
-    building) or leaves the solver nothing, the best pipeline's answer with the closed-form
-    bound, status timeout. The pipelines run first, under the limit (before, they ran after
-    the deadline had passed: 500 jobs, 1.9 s under 1 s); cut, they leave no answer."""
-    best = None
+    building) or leaves the solver nothing, the best pipeline's answer (:func:`_floor`) with
+    the closed-form bound, status timeout."""
+    found: list[PackingSolution] = []
     try:
         with ctx.building():
-            best = _hint(instance, "best")
+            _hint(instance, "best", found)
         return _exact_milp(instance, ctx)
     except TimeLimitReached as exc:
-        found = "best pipeline" if best else "no pipeline finished in time"
-        message = f"{exc}; answer = {found}, bound = closed-form relaxation"
-        return MethodOutput(best, Status.TIMEOUT, _best_bound(instance, None), message=message)
+        answer, note = _floor(instance, found)
+        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), message=f"{exc}; answer = {note}")
 
 
 def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
@@ -94,16 +92,33 @@ def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingS
     return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
 
 
-def _hint(instance: PackingInstance, name: str) -> PackingSolution | None:
-    """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none."""
+def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | None = None) -> PackingSolution | None:
+    """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none; each
+    answer is appended to ``found`` as it finishes (what a deadline leaves)."""
     if name == "none":
         return None
+    answers = found if found is not None else []
     if name == "best":
-        return _best(instance, [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS])
+        for p in PACKERS:
+            for q in PLANNERS:
+                answers.append(run_pipeline(instance, p, q, PipelineOptions()))
+        return _best(instance, answers)
     packer, _, planner = name.partition("+")
     if packer not in PACKERS or planner not in PLANNERS:
         raise UnknownNameError("hint", name, [*(m.name for m in PIPELINES), "best", "none"])
-    return run_pipeline(instance, packer, planner, PipelineOptions())  # type: ignore[arg-type]
+    answers.append(run_pipeline(instance, packer, planner, PipelineOptions()))  # type: ignore[arg-type]
+    return answers[-1]
+
+
+def _floor(instance: PackingInstance, found: list[PackingSolution]) -> tuple[PackingSolution, str]:
+    """A timeout's answer and how it was found. The pipelines run under the limit (before,
+    exact-milp ran all nine after the deadline: 500 jobs, 1.9 s under 1 s); the best that
+    finished is the answer. When none did, the cheapest (no packing, FIFO) runs to its end, so
+    that a timeout always carries an answer (issue 17, item 3)."""
+    if found:
+        return _best(instance, found), f"best of {len(found)} pipeline(s) finished, bound = closed-form relaxation"
+    answer = run_pipeline(instance, "none", "fifo", PipelineOptions())
+    return answer, "none+fifo, run after the deadline (no pipeline had finished), bound = closed-form relaxation"
 
 
 def _solve_cp(
@@ -125,20 +140,20 @@ def _solve_cp(
 
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     """The CP-SAT model; when the time limit leaves the search nothing (spent building), the
-    hint (a pipeline's answer, or the best of all) with the closed-form bound, status
-    timeout. The hint is computed under the limit; cut, or ``none``, it leaves no answer
-    (before, the best pipeline was computed after the deadline then)."""
+    hint (a pipeline's answer, or the best of all) or else :func:`_floor`'s answer, with the
+    closed-form bound, status timeout. The hint is computed under the limit."""
     p = ctx.params
+    found: list[PackingSolution] = []
     hint = None
     try:
         with ctx.building():
-            hint = _hint(instance, p["hint"])
+            hint = _hint(instance, p["hint"], found)
             cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
         solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
     except TimeLimitReached as exc:
-        found = "the hint" if hint else "none (no hint finished in time, or none asked for)"
-        message = f"{exc}; answer = {found}, bound = closed-form relaxation"
-        return MethodOutput(hint, Status.TIMEOUT, _best_bound(instance, None), "cp-sat", cpsat_version(), message)
+        answer, note = (hint, "the hint, bound = closed-form relaxation") if hint else _floor(instance, found)
+        message = f"{exc}; answer = {note}"
+        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), "cp-sat", cpsat_version(), message)
     return MethodOutput(solution, status, _best_bound(instance, bound), "cp-sat", cpsat_version(), message)
 
 

@@ -30,11 +30,11 @@ def _cells_then(
     bound, status timeout.
 
     PAL, PM-First and the cells run under the time limit too (the cells took 140 s on 2,048
-    GPUs under a 1 s limit): what finished before the deadline is the answer, nothing runs
-    after it. The bound: every placement's evaluated cost is the sum of its jobs' cells'
-    costs (module docstring of ``packgap.models.placement.cells``), at least each job's
-    cheapest cell, which pruning always keeps; dropping the GPU capacities leaves exactly that
-    sum."""
+    GPUs under a 1 s limit): what finished before the deadline is the answer; only when
+    nothing did, PAL runs to its end after it. The bound: every placement's evaluated cost is
+    the sum of its jobs' cells' costs (module docstring of ``packgap.models.placement.cells``),
+    at least each job's cheapest cell, which pruning always keeps; dropping the GPU capacities
+    leaves exactly that sum."""
 
     def run(instance: PlacementInstance, ctx: RunContext) -> MethodOutput:
         if not instance.jobs:
@@ -51,9 +51,13 @@ def _cells_then(
         except TimeLimitReached as exc:
             bound = None if rc is None or not all(rc.cells) else sum(min(c.cost for c in cells) for cells in rc.cells)
             bounded = "no bound" if bound is None else "bound = each job's cheapest cell"
+            answer = "best of PAL and PM-First finished"
             if not placed:
-                return MethodOutput(None, Status.TIMEOUT, bound, message=f"{exc}; no placement finished in time")
-            message = f"{exc}; placement = best of PAL and PM-First finished, {bounded}"
+                # A timeout always carries an answer (issue 17, item 3).
+                solution = pal(instance, 0)
+                placed.append((FAMILY.evaluate(instance, solution).objective, solution))
+                answer = "PAL, run after the deadline (no placement had finished)"
+            message = f"{exc}; placement = {answer}, {bounded}"
             return MethodOutput(min(placed, key=lambda p: p[0])[1], Status.TIMEOUT, bound, message=message)
 
     return run

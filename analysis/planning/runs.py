@@ -84,13 +84,16 @@ class _Finished:
         self.horn_plan, self.horn = horn_flow(instance)
         self.offer(instance, "Horn's plan", self.horn_plan)
 
-    def out_of_time(self, exc: Exception) -> MethodOutput:
-        best = self.best
-        if best is None:
-            return MethodOutput(None, Status.TIMEOUT, None, message=f"{exc}; no plan finished in time")
+    def out_of_time(self, instance: PlanningInstance, exc: Exception) -> MethodOutput:
+        """The best plan that finished; when none did, FIFO (milliseconds) runs to its end, so
+        that a timeout always carries an answer (issue 17, item 3)."""
+        answer = f"best of {', '.join(self.plans)}"
+        if not self.plans:
+            self.offer(instance, "FIFO", fifo(instance))
+            answer = "FIFO, run after the deadline (no plan had finished)"
         bounded = "no bound" if self.horn is None else "bound = Horn's flow"
-        message = f"{exc}; answer = best of {', '.join(self.plans)}, {bounded}"
-        return MethodOutput(best, Status.TIMEOUT, self.horn, message=message)
+        message = f"{exc}; answer = {answer}, {bounded}"
+        return MethodOutput(self.best, Status.TIMEOUT, self.horn, message=message)
 
 
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
@@ -107,7 +110,7 @@ def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
         ctx.built()
         result = solve_mip(model.mip, ctx.solver_options(), start)
     except TimeLimitReached as exc:
-        return found.out_of_time(exc)
+        return found.out_of_time(instance, exc)
     horn = found.horn
     assert horn is not None  # computed before the model
     outcome = result.outcome
@@ -139,7 +142,7 @@ def run_exact_cpsat(instance: PlanningInstance, ctx: RunContext) -> MethodOutput
         ctx.built()
         outcome, solver = solve_cpsat(cp.model, ctx.solver_options())
     except TimeLimitReached as exc:
-        return found.out_of_time(exc)
+        return found.out_of_time(instance, exc)
     solution = None
     if outcome.has_solution:
         solution = _sequences(instance, cp_planning.extract_sequences(cp, solver, instance))

@@ -85,8 +85,8 @@ def test_a_model_that_cannot_be_built_in_time_answers_with_the_best_heuristic(
 ) -> None:
     """Issue 17, item 3: a time limit too short to build the model is a timeout that still
     carries the family's best heuristic answer and its cheapest valid bound. The heuristics run
-    under the limit as well (a 1 ms limit leaves no answer, tested below), so here the model's
-    build is what runs out of time."""
+    under the limit as well (a 1 ms limit may cut them: tests below and the method contract),
+    so here the model's build is what runs out of time."""
     from packgap.analysis import registry
 
     monkeypatch.setattr(builder, cannot_build)
@@ -104,7 +104,8 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
 ) -> None:
     """Before, PAL, PM-First and the cells ran outside the limit (2,048 GPUs, 300 jobs: 146 s
     under a 1 s limit). A PM-First that would take a minute is cut at the 0.5 s deadline; PAL
-    had finished, so its placement is the answer; with PAL cut too there is none."""
+    had finished, so its placement is the answer. With PAL cut too, nothing finished: PAL then
+    runs to its end after the deadline, so that the timeout still carries an answer."""
     from packgap.analysis import registry
     from packgap.heuristics.placement import pal
     from packgap.placement import FAMILY as PLACEMENT
@@ -116,10 +117,19 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
     assert kept.status == Status.TIMEOUT and kept.wall_s < 60
     assert "while placing by PAL and PM-First" in kept.message and kept.bound is None
     assert kept.objective == pytest.approx(PLACEMENT.evaluate(instance, pal(instance, 0)).objective, rel=1e-12)
-    monkeypatch.setattr("packgap.analysis.placement.runs.pal", sleeps)
-    none = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
-    assert none.status == Status.TIMEOUT and none.solution is None and none.objective is None
-    assert "no placement finished in time" in none.message
+    calls: list[int] = []
+
+    def pal_cut_first(inst: object, seed: int) -> object:
+        calls.append(seed)
+        if len(calls) == 1:
+            sleeps()
+        return pal(inst, seed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("packgap.analysis.placement.runs.pal", pal_cut_first)
+    late = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
+    assert late.status == Status.TIMEOUT and late.wall_s < 60 and len(calls) == 2
+    assert "placement = PAL, run after the deadline (no placement had finished)" in late.message
+    assert late.objective == kept.objective
 
 
 @pytest.mark.parametrize(
@@ -135,7 +145,8 @@ def test_planning_answers_with_the_plans_finished_by_the_deadline(
     """Before, Horn's flow ran before the limit was armed and MCHP, FIFO and EDF again after
     it had passed (2,000 groups: 6.7 s under a 1 s limit). A model that cannot be built in time
     leaves the best of the four plans with Horn's bound; an MCHP that would take a minute is
-    cut at the 0.5 s deadline and leaves the better of FIFO and EDF, without a bound."""
+    cut at the 0.5 s deadline and leaves the better of FIFO and EDF, without a bound; with
+    FIFO cut too, nothing finished and FIFO runs to its end after the deadline."""
     from packgap.analysis import registry
     from packgap.analysis.planning import runs
     from packgap.instances.planning.generator import generate
@@ -152,3 +163,7 @@ def test_planning_answers_with_the_plans_finished_by_the_deadline(
     assert cut.status == Status.TIMEOUT and cut.bound is None and cut.wall_s < 60
     assert "answer = best of FIFO, EDF, no bound" in cut.message
     assert cut.objective == min(FAMILY.evaluate(instance, p).objective for p in plans[1:3])
+    monkeypatch.setitem(runs.HEURISTICS, "fifo", sleeps)
+    late = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=0.5))
+    assert "answer = FIFO, run after the deadline (no plan had finished), no bound" in late.message
+    assert late.status == Status.TIMEOUT and late.objective == FAMILY.evaluate(instance, plans[1]).objective

@@ -71,7 +71,8 @@ def test_ti_takes_several_gpu_demands(inst: PackingInstance) -> None:
 def test_exact_cpsat_out_of_time_while_building_keeps_the_best_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under load the 30-job model took the whole 4 s limit to build and the run returned no
     answer (a CLI interrupt test failed on it): it now keeps its hint, the best pipeline. The
-    hint is computed under the limit too, so a 1 ms limit leaves nothing."""
+    hint is computed under the limit too: a 1 ms limit keeps the pipelines that finished, or
+    the cheapest one run after the deadline."""
     from packgap.analysis.packing import runs
     from packgap.instances.packing.generator import generate
 
@@ -83,7 +84,8 @@ def test_exact_cpsat_out_of_time_while_building_keeps_the_best_pipeline(monkeypa
     assert result.objective == min(p for p in pipelines if p is not None)
     assert result.bound is not None and 0 < result.bound <= result.objective
     cut = solve(FAMILY, inst, BY_NAME["exact-cpsat"], options=SolveOptions(time_limit=1e-3))
-    assert cut.status == Status.TIMEOUT and cut.objective is None and cut.bound == result.bound
+    assert cut.status == Status.TIMEOUT and cut.bound == result.bound
+    assert cut.objective is not None and cut.objective >= result.objective
 
 
 @pytest.mark.parametrize("packer", ["dab", "blossom", "none"])
