@@ -3,6 +3,7 @@ explained, in :mod:`packgap.analysis.packing.methods`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from packgap.analysis.method import MethodOutput, RunContext
@@ -92,6 +93,13 @@ def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingS
     return min(answers, key=lambda s: FAMILY.evaluate(instance, s).objective)
 
 
+def _pipelines(instance: PackingInstance) -> Iterator[PackingSolution]:
+    """Every pipeline's answer (PACKERS x PLANNERS, default options), one at a time."""
+    for packer in PACKERS:
+        for planner in PLANNERS:
+            yield run_pipeline(instance, packer, planner, PipelineOptions())
+
+
 def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | None = None) -> PackingSolution | None:
     """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none; each
     answer is appended to ``found`` as it finishes (what a deadline leaves)."""
@@ -99,9 +107,8 @@ def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | N
         return None
     answers = found if found is not None else []
     if name == "best":
-        for p in PACKERS:
-            for q in PLANNERS:
-                answers.append(run_pipeline(instance, p, q, PipelineOptions()))
+        for answer in _pipelines(instance):
+            answers.append(answer)
         return _best(instance, answers)
     packer, _, planner = name.partition("+")
     if packer not in PACKERS or planner not in PLANNERS:
@@ -160,7 +167,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.solvers.highspy_lp import version
 
-    hints = [run_pipeline(instance, p, q, PipelineOptions()) for p in PACKERS for q in PLANNERS]
+    hints = list(_pipelines(instance))
     try:
         out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
     except TimeLimitReached as exc:
