@@ -1,6 +1,7 @@
 """``packgap figures``: every reproduced table and figure of the papers, and REPRODUCTION.md.
 
-Each :class:`~packgap.analysis.kit.Reproduction` of every kit computes rows once; the rows go into the
+Each :class:`~packgap.analysis.kit.Reproduction` (of ``paper_figures/``, found through the
+``packgap.reproductions`` entry point: :func:`reproductions`) computes rows once; the rows go into the
 results store (table ``reproductions``), keyed by the reproduction's parameters and the
 package's source digest, so a rerun of the same code recomputes nothing and only redraws
 (benchopt: figures are functions of stored results) while a code change recomputes.
@@ -9,17 +10,18 @@ package's source digest, so a rerun of the same code recomputes nothing and only
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import packgap
 from packgap import jsonio
-from packgap.analysis import registry
 from packgap.analysis.kit import PaperValue, Reproduction, Tick, no_tick
 from packgap.analysis.store import ResultStore, StoredRows, checkout_commit, source_digest
 from packgap.analysis.sweep import executor
@@ -47,9 +49,28 @@ class Reproduced:
         return self.stored.rows
 
 
+#: The entry-point group whose objects are tuples of :class:`Reproduction` (packgap's own:
+#: ``packgap.paper_figures:REPRODUCTIONS``).
+GROUP = "packgap.reproductions"
+
+
+@functools.cache
 def reproductions() -> dict[str, Reproduction]:
-    """Every reproduction of every kit, by name (names are unique across kits)."""
-    return {r.name: r for k in registry.kits().values() for r in k.reproductions}
+    """Every reproduction of every package in the ``packgap.reproductions`` entry-point group, by
+    name: packgap's own first, in their order, then the others' by entry-point name. The engine
+    finds the papers' reproductions this way, never by importing ``paper_figures`` (which sits
+    above it); two reproductions of one name are an error naming both entry points."""
+    points = sorted(entry_points(group=GROUP), key=lambda p: (not p.value.startswith("packgap."), p.name))
+    found: dict[str, Reproduction] = {}
+    where: dict[str, str] = {}
+    for point in points:
+        for item in point.load():
+            if item.name in found:
+                raise PackgapError(f"reproduction {item.name!r} comes from {where[item.name]} and {point.value}")
+            found[item.name], where[item.name] = item, point.value
+    if not found:
+        raise PackgapError(f"no reproductions: the entry-point group {GROUP!r} is empty (is packgap installed?)")
+    return found
 
 
 def chosen(names: Sequence[str]) -> list[Reproduction]:

@@ -388,7 +388,6 @@ class FamilyKit:
     documents: tuple[DocumentKind, ...] = ()
     views: tuple[View, ...] = ()
     simulation: Simulation | None = None
-    reproductions: tuple[Reproduction, ...] = ()
     commands: Callable[[], Any] | None = None
     demo: Demo | None = None
 

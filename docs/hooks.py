@@ -5,8 +5,9 @@
 * ``tutorial.md``: ``docs/tutorial.py`` (jupytext percent format) as a page, markdown cells
   as text and code cells as code; the tests execute the same file.
 * ``<!-- packgap:WHAT FAMILY -->`` in a page: a table read from the family's kit (``methods``,
-  ``generators``, ``trace-builders``, ``reproductions``, ``demo``) or from the docstrings of
-  its modules (``heuristics``, ``models``).
+  ``generators``, ``trace-builders``, ``demo``) or from the docstrings of its modules
+  (``heuristics``, ``models``); ``<!-- packgap:reproductions PAPER -->``: the reproductions of
+  ``paper_figures/PAPER`` (``cuckoo``, ``sjf-bsbf``, ``pal``, ``gimbal``, ``gaps``) with their modules.
 * Sphinx roles left in docstrings (``:func:`~a.b``) lose the role in the rendered HTML.
 """
 
@@ -128,9 +129,20 @@ def _trace_builders(kit: Any) -> str:
     return table(("trace builder", "what it reads", "file kind", "options"), rows) if rows else "None.\n"
 
 
-def _reproductions(kit: Any) -> str:
-    rows = [(f"`{r.name}`", r.paper, r.item, r.title) for r in kit.reproductions]
-    return table(("name", "paper", "item", "what"), rows) if rows else "None.\n"
+def reproductions(paper: str) -> str:
+    """The reproductions of ``paper_figures/<paper>`` (``-`` read as ``_``), each with the module
+    that computes it."""
+    import importlib
+
+    package = importlib.import_module(f"packgap.paper_figures.{paper.replace('-', '_')}")
+    rows = [(f"`{r.name}`", r.item, r.title, f"`{_module(r)}`") for r in package.REPRODUCTIONS]
+    return table(("name", "item", "what", "module"), rows)
+
+
+def _module(reproduction: Any) -> str:
+    compute = reproduction.compute
+    target = getattr(compute, "target", None) or getattr(getattr(compute, "func", compute), "__module__", "")
+    return str(target).partition(":")[0]
 
 
 def _demo(kit: Any) -> str:
@@ -172,7 +184,6 @@ TABLES: dict[str, Callable[[Any], str]] = {
     "methods": _methods,
     "generators": _generators,
     "trace-builders": _trace_builders,
-    "reproductions": _reproductions,
     "demo": _demo,
 }
 
@@ -183,8 +194,10 @@ def expand(markdown: str) -> str:
 
     def replace(match: re.Match[str]) -> str:
         what, family = match.groups()
+        if what == "reproductions":
+            return reproductions(family)
         if what not in TABLES:
-            raise ValueError(f"unknown packgap table {what!r} (known: {', '.join(TABLES)})")
+            raise ValueError(f"unknown packgap table {what!r} (known: {', '.join(TABLES)}, reproductions)")
         return TABLES[what](registry.kit(family))
 
     return PLACEHOLDER.sub(replace, markdown)

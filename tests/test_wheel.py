@@ -1,6 +1,6 @@
 """The installed package owns one import name (issue 20): a wheel's only top-level package is
-``packgap``, and it runs from a folder holding a researcher's own ``models``, ``analysis`` and
-``solvers`` packages without importing them.
+``packgap``, and it runs from a folder holding a researcher's own ``models``, ``analysis``,
+``solvers`` and ``paper_figures`` packages without importing them.
 
 The wheel is built without isolation (no download) and installed without dependencies into a
 fresh virtual environment outside the repository that sees this environment's third-party
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-USER_PACKAGES = ("models", "analysis", "solvers", "heuristics", "instances")
+USER_PACKAGES = ("models", "analysis", "solvers", "heuristics", "instances", "paper_figures")
 
 
 def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -71,6 +71,10 @@ def test_wheel_runs_beside_a_users_own_packages(installed: Path, user_repo: Path
     assert located.returncode == 0, located.stderr
     assert str(ROOT) not in located.stdout, "the test imported the checkout, not the wheel"
     assert _run(installed / "packgap", "--help", cwd=user_repo).returncode == 0
+    # The reproductions come through the wheel's entry point, from packgap.paper_figures.
+    listed = _run(installed / "packgap", "figures", "--list", cwd=user_repo)
+    assert listed.returncode == 0, listed.stderr
+    assert "pal-fig11" in listed.stdout and "sjf-bsbf-table3" in listed.stdout
     made = _run(
         installed / "packgap", "instances", "generate", "planning", "--groups", "4", "--seed", "1", "-o", "p.json",
         cwd=user_repo,

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from packgap.analysis.calibration import repro_endtoend, reproduce
 from packgap.analysis.calibration.methods import METHODS
 from packgap.analysis.calibration.simulate import SIMULATION
 from packgap.analysis.kit import MAX_SIZE, SEED, Demo, DocumentKind, FamilyKit, Generator, Option, TraceBuilder
@@ -127,7 +126,6 @@ KIT = FamilyKit(
     ),
     documents=(DocumentKind("calibration-workload", "packgap.calibration.workload"),),
     simulation=SIMULATION,
-    reproductions=reproduce.REPRODUCTIONS + repro_endtoend.REPRODUCTIONS,
     commands=_commands,
     demo=Demo(
         "GIMBAL calibration: job set JC7 of Table 3 (10 % MPS grid)",

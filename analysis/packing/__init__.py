@@ -7,12 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option, TraceBuilder, View
-from packgap.analysis.packing.direction import DIRECTION
 from packgap.analysis.packing.methods import METHODS
-from packgap.analysis.packing.online_views import FIG9, FIG12
-from packgap.analysis.packing.reproduce import REPRODUCTIONS
 from packgap.analysis.packing.simulate import SIMULATION
-from packgap.analysis.packing.table1 import TABLE1_REPRODUCTION
 from packgap.analysis.packing.views import packing_groups
 from packgap.analysis.planning import GPU_TYPES
 from packgap.gpus import parse_gpu_types
@@ -109,7 +105,6 @@ KIT = FamilyKit(
     ),
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),
     simulation=SIMULATION,
-    reproductions=(TABLE1_REPRODUCTION, *REPRODUCTIONS, FIG9, FIG12, DIRECTION),
     demo=Demo(
         "CUCKOO packing (DAB + MCHP) vs Muri's Blossom and no packing: 8 jobs, pairing and planning",
         "packing",

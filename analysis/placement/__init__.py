@@ -24,7 +24,6 @@ from packgap.analysis.kit import (
 from packgap.analysis.method import Deferred
 from packgap.analysis.packing import DROP_WIDE, MAX_JOBS, TRACE_SOURCES
 from packgap.analysis.placement.methods import METHODS, POLICY_METHODS
-from packgap.analysis.placement.reproduce import REPRODUCTIONS
 from packgap.analysis.placement.views import placement_bins
 from packgap.errors import PackgapError
 
@@ -171,7 +170,6 @@ KIT = FamilyKit(
         View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
     ),
     simulation=SIMULATION,
-    reproductions=REPRODUCTIONS,
     demo=Demo(
         "PAL placement: one scheduling round, 6 jobs on 64 GPUs of varying speed",
         "placement",

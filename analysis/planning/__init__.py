@@ -7,7 +7,6 @@ from typing import Any
 
 from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option
 from packgap.analysis.planning.methods import METHODS
-from packgap.analysis.planning.reproduce import REPRODUCTIONS
 from packgap.gpus import parse_gpu_types
 
 GPU_TYPES = Option("gpu_types", str, "NAME:COUNT,... GPU mix (default: CUCKOO Table 7's).")
@@ -44,7 +43,6 @@ KIT = FamilyKit(
             size_option="groups",
         ),
     ),
-    reproductions=REPRODUCTIONS,
     demo=Demo(
         "CUCKOO execution planning (section 3.3.3): 8 formed groups on a scarce 3-GPU cluster",
         "planning",

@@ -8,12 +8,7 @@ from typing import Any
 
 from packgap.analysis.kit import MAX_SIZE, SEED, Demo, FamilyKit, Generator, Option, TraceBuilder
 from packgap.analysis.sharing.commands import commands
-from packgap.analysis.sharing.crossover import REPRODUCTION as CROSSOVER
-from packgap.analysis.sharing.fig6b import FIG6B
 from packgap.analysis.sharing.methods import METHODS
-from packgap.analysis.sharing.per_job import FIG4, FIG5
-from packgap.analysis.sharing.pollux_load import REPRODUCTION as POLLUX_LOAD
-from packgap.analysis.sharing.reproduce import REPRODUCTIONS
 from packgap.analysis.sharing.simulate import SIMULATION
 
 XI_SOURCE = Option("xi_source", str, "Co-location data for xi (default gavel).", choices=("gavel", "lucid", "global"))
@@ -94,7 +89,6 @@ KIT = FamilyKit(
         ),
     ),
     simulation=SIMULATION,
-    reproductions=(*REPRODUCTIONS, FIG4, FIG5, FIG6B, POLLUX_LOAD, CROSSOVER),
     commands=commands,
     demo=Demo(
         "SJF-BSBF GPU sharing: 6 jobs of the testbed workload on 16 GPUs",

@@ -51,7 +51,7 @@ def test_every_variant_finishes_every_job(base):
 
 
 def test_straggler_sets_are_where_liss_acts_and_the_gavel_cause_quotes_the_runs():
-    from packgap.analysis.calibration.reproduce import _makespan_cause
+    from packgap.paper_figures.gimbal.fig12 import _makespan_cause
 
     w = generate(24, seed=1, rate=60.0, max_hours=0.5)
     rows = [{"base": "gavel", "variant": v, **run_workload(w, "gavel", v).metrics} for v in ("unequal", "liss")]

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from packgap.analysis.calibration.figures import PAPER_FIG8
-from packgap.analysis.calibration.reproduce import fig8_size
 from packgap.instances.calibration.workload import OPENB_COMPRESS, OPENB_START_S
+from packgap.paper_figures.gimbal.fig8 import fig8_size
+from packgap.paper_figures.gimbal.plots import PAPER_FIG8
 from tests.readme.quotes import Quote, check, ours, paper, params, quotes, reproduction_rows
 
 SETS = 8

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from packgap.analysis.packing.direction import JOBS
-from packgap.analysis.packing.online_causes import SHORTEST_FIRST
-from packgap.analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
+from packgap.paper_figures.cuckoo.causes import SHORTEST_FIRST
+from packgap.paper_figures.cuckoo.direction import JOBS
+from packgap.paper_figures.cuckoo.tables9_14 import PAPER_JOBS, PAPER_ONLINE
 from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows, trace_path
 
 SLOW = ("slow",)
@@ -35,14 +35,14 @@ def table6(quantity: str) -> float:
 def second_optimum() -> float:
     """The cost of Table 5's least-cost matchings when there are exactly two of them."""
     from packgap.analysis.kit import no_tick
-    from packgap.analysis.packing.reproduce import table6 as rows
+    from packgap.paper_figures.cuckoo.tables9_14 import table6 as rows
 
     costs = [r["cost"] for r in rows(False, no_tick) if r["kind"] == "optimum"]
     return float(costs[1]) if len(costs) == 2 else -1.0
 
 
 def narrow_jobs() -> float:
-    from packgap.analysis.packing.muri_misses import muri_instance
+    from packgap.paper_figures.cuckoo.muri_misses import muri_instance
 
     return float(sum(j.gpus < 32 for j in muri_instance().jobs))
 
@@ -57,13 +57,13 @@ def online_rows() -> list[dict[str, Any]]:
     """Every system online on seeds 1-3 of the 521-job workload (references: lower bounds only,
     the README quotes no gap)."""
     from packgap.analysis.kit import no_tick
-    from packgap.analysis.packing.reproduce import online_rows as rows
+    from packgap.paper_figures.cuckoo.tables9_14 import online_rows as rows
 
     return rows((1, 2, 3), PAPER_JOBS, None, no_tick)
 
 
 def online(system: str, key: str = "norm_jct") -> float:
-    from packgap.analysis.packing.reproduce import online_summary
+    from packgap.paper_figures.cuckoo.tables9_14 import online_summary
 
     return online_summary(online_rows(), system)[key]
 
@@ -72,7 +72,7 @@ def online(system: str, key: str = "norm_jct") -> float:
 def muri() -> Mapping[tuple[str, str], Mapping[str, Any]]:
     """The Muri-trace runs of ``cuckoo-direction`` (40 jobs, V100:32), by (scenario, method)."""
     from packgap.analysis.kit import no_tick
-    from packgap.analysis.packing.muri_misses import muri_misses
+    from packgap.paper_figures.cuckoo.muri_misses import muri_misses
 
     trace_path("muri/cluster_exp/cluster_trace.csv")
     return {(r["scenario"], r["method"]): r for r in muri_misses(False, no_tick)}
@@ -95,7 +95,7 @@ def muri_run(scenario: str, method: str, key: str = "late_jobs") -> float:
 @functools.cache
 def direction() -> list[dict[str, Any]]:
     """Per (base, mode, factor, value) of ``cuckoo-direction`` (about 12 minutes): seed means."""
-    from packgap.analysis.packing.direction import direction_summary
+    from packgap.paper_figures.cuckoo.direction import direction_summary
 
     trace_path("muri/cluster_exp/cluster_trace.csv")
     return direction_summary(reproduction_rows("cuckoo-direction"))
@@ -142,7 +142,7 @@ def offline_favours_less() -> float:
 
 
 def seeds(pick: Any) -> float:
-    from packgap.analysis.packing.direction import SEEDS
+    from packgap.paper_figures.cuckoo.direction import SEEDS
 
     return float(pick(len(SEEDS[base, False]) for base in ("issue", "paper")))
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from packgap.analysis.kit import no_tick
-from packgap.analysis.placement.repro_jct import PAPER_FIG11
 from packgap.analysis.registry import kit, trace_builder
+from packgap.paper_figures.pal.fig11 import PAPER_FIG11
 from tests.readme.quotes import Quote, check, ours, params, quotes, trace_path
 
 WORKLOAD = "pal/sia_philly_workloads/workload-1.csv"

@@ -62,7 +62,7 @@ def proven(groups: int) -> float:
 def planning_gap(method: str, which: int) -> float:
     """The least (``which`` 0) or largest (-1) of ``method``'s mean gaps (%) to the optimum at
     4, 8 and 12 groups in `planning-gaps`."""
-    from packgap.analysis.planning.figures import gaps, mean
+    from packgap.paper_figures.gaps.plots_planning import gaps, mean
 
     rows = reproduction_rows("planning-gaps")
     assert {r["status"] for r in rows if r["method"].startswith("exact")} == {"optimal"}
@@ -77,7 +77,7 @@ MCHP_CHANGES += ((6, "positional cost"), (8, "edf"))
 
 def one_change(method: str) -> float:
     """``method``'s objective over MCHP's at 12 groups in the quick planning-gaps rows."""
-    from packgap.analysis.planning.reproduce import _to_mchp
+    from packgap.paper_figures.gaps.planning import _to_mchp
 
     return _to_mchp(reproduction_rows("planning-gaps", True), method, 12)
 

@@ -10,7 +10,7 @@ from functools import partial
 
 import pytest
 
-from packgap.analysis.placement.repro_jct import PAPER_FIG11, PAPER_FIG13
+from packgap.paper_figures.pal.fig11 import PAPER_FIG11, PAPER_FIG13
 from tests.readme.quotes import Quote, check, ours, paper, params, trace_path
 
 TRACES, SLOW = ("traces",), ("traces", "slow")

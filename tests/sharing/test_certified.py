@@ -12,7 +12,7 @@ from packgap.analysis.sharing.exact_scaling import POLICIES, instance
 from packgap.errors import PackgapError
 from packgap.instances.traces import ENV
 from packgap.sharing import FAMILY
-from tests.sharing.test_pollux_load import write_traces
+from tests.paper_figures.sjf_bsbf.test_pollux_load import write_traces
 
 
 def test_split_puts_the_optimum_between_the_bound_and_every_non_preemptive_policy() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -85,19 +84,6 @@ def test_time_indexed_bounds_hold_and_agree_with_branch_and_bound(seed: int) -> 
         assert r.bound <= tiresias_jct * (1 + 1e-6), name
         if r.gap is not None and r.gap < 1e-9:
             assert r.objective == pytest.approx(optimum, rel=1e-6)
-
-
-def test_reproduction_rows_draw_and_compare(tmp_path: Path) -> None:
-    from packgap.analysis.registry import kit
-
-    repro = {r.item: r for r in kit("sharing").reproductions}
-    rows = repro["Table IV"].compute(True, lambda *a: None)
-    values = repro["Table IV"].compare(rows)
-    assert any("copy error" in v.note for v in values)
-    assert any(v.quantity.startswith("pollux") and v.ours is None for v in values)
-    assert all(v.ours is not None and v.ours > 0 for v in values if v.quantity.startswith("sjf-bsbf"))
-    paths = repro["Table IV"].draw(rows, tmp_path)
-    assert {p.suffix for p in paths} == {".png", ".pdf"} and all(p.stat().st_size > 0 for p in paths)
 
 
 @pytest.mark.parametrize(
