@@ -1,7 +1,7 @@
-"""The README's section "CUCKOO reproductions" (and the Table 4 numbers the packing section
-repeats): Tables 4 and 6 recomputed (cheap); the online Tables 9-14 on the 521-job workload and
-the Muri-trace deadline misses take minutes (slow); the papers' own values beside ours are
-checked against the reproduction's record of the paper."""
+"""The packing page's section "CUCKOO reproductions" (``docs/families/packing.md``): Tables 4
+and 6 recomputed (cheap); the online Tables 9-14 on the 521-job workload and the Muri-trace
+deadline misses take minutes (slow); the papers' own values beside ours are checked against the
+reproduction's record of the paper."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ import pytest
 from packgap.analysis.packing.direction import JOBS
 from packgap.analysis.packing.online_causes import SHORTEST_FIRST
 from packgap.analysis.packing.reproduce import PAPER_JOBS, PAPER_ONLINE
-from tests.readme.quotes import Quote, check, ours, params, quotes, reproduction_rows, trace_path
+from tests.readme.quotes import Quote, check, on, ours, params, quotes, reproduction_rows, trace_path
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/packing.md"
 
 SLOW = ("slow",)
 #: The size of the "issue" base of ``cuckoo-direction`` (``generate(N)``).
@@ -55,7 +58,7 @@ def paper_online(system: str, column: int = 0) -> float:
 @functools.cache
 def online_rows() -> list[dict[str, Any]]:
     """Every system online on seeds 1-3 of the 521-job workload (references: lower bounds only,
-    the README quotes no gap)."""
+    the page quotes no gap)."""
     from packgap.analysis.kit import no_tick
     from packgap.analysis.packing.reproduce import online_rows as rows
 
@@ -226,6 +229,6 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_cuckoo_numbers(quote: Quote) -> None:
     check(quote)
