@@ -47,6 +47,7 @@ def second_optimum() -> float:
 def narrow_jobs() -> float:
     from packgap.analysis.packing.muri_misses import muri_instance
 
+    trace_path("muri/cluster_exp/cluster_trace.csv")
     return float(sum(j.gpus < 32 for j in muri_instance().jobs))
 
 
