@@ -1,5 +1,5 @@
-"""Every ``packgap`` command line of the README and of the documentation names commands and
-options that exist (issues 12 and 20), and the instance files the README's examples write load back."""
+"""Every ``packgap`` command line of the README and of the documentation's pages names commands
+and options that exist (issues 12 and 20), and the instance files their examples write load back."""
 
 from __future__ import annotations
 
@@ -14,16 +14,17 @@ import typer
 from packgap.analysis.cli import add_dynamic_commands, app, instances_app
 from packgap.analysis.registry import load_instance, to_document
 from packgap.instances.packing.generator import generate as generate_packing
-from tests.readme.quotes import README
+from tests.readme.quotes import ROOT
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+#: The README and every page of the documentation, each as written.
+PAGES = [(ROOT / "README.md").read_text(encoding="utf-8")]
+PAGES += [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _commands() -> list[list[str]]:
     """Every ``packgap ...`` line of the README's and the documentation's code blocks,
     continuation lines joined."""
-    pages = [README, *(page.read_text(encoding="utf-8") for page in sorted(DOCS.rglob("*.md")))]
-    text = "\n".join(pages).replace("\\\n", " ")
+    text = "\n".join(PAGES).replace("\\\n", " ")
     lines = [line.split("  #")[0].strip() for line in text.splitlines() if line.startswith("packgap ")]
     return [shlex.split(line.replace("[--json]", "--json"))[1:] for line in lines]
 
@@ -50,13 +51,17 @@ def test_readme_commands_exist_with_their_options(root: typer.main.TyperGroup, a
             assert word in known, f"{' '.join(args)}: unknown option {word}"
 
 
-@pytest.mark.parametrize("line", re.findall(r"python (paper_figures/\w+\.py[^`\n]*)", README))
-def test_readme_paper_figure_scripts_exist_with_their_options(root: typer.main.TyperGroup, line: str) -> None:
-    """Each script wraps `packgap figures NAME...`: it must exist and take only that command's options."""
-    script, *words = shlex.split(line)
-    assert (Path(__file__).resolve().parents[2] / script).is_file(), script
+@pytest.mark.parametrize("line", re.findall(r"python -m packgap\.paper_figures ([^`\n]*)", "\n".join(PAGES)))
+def test_paper_figures_commands_name_reproductions_and_options(root: typer.main.TyperGroup, line: str) -> None:
+    """``python -m packgap.paper_figures NAME...`` is ``packgap figures NAME...``: every name a
+    reproduction (or the placeholder NAME), every option one of that command's."""
+    from packgap.analysis.figures import reproductions
+
+    words = shlex.split(line)
     known = {flag for p in root.commands["figures"].params for flag in (*p.opts, *p.secondary_opts)}
-    assert [w for w in words if w.strip("[]") not in known] == [], line
+    names = [w for w in words if not w.startswith("-") and w.strip("[].") not in {"NAME", "DIR", "N"}]
+    assert set(names) <= set(reproductions()), line
+    assert [w for w in words if w.startswith("-") and w.strip("[]") not in known] == [], line
 
 
 def test_readme_instances_round_trip(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""The README's section "Exact rounds at cluster scale": the table of `exact-blocks` on generated
-PAL rounds (``generate_round(GPUs, jobs, seed=1)``), the old one-cell models on the 256-GPU
-round, and how much `pal+blocks` improves on PAL.
+"""The placement page's section "Exact rounds at cluster scale" (``docs/families/placement.md``):
+the table of `exact-blocks` on generated PAL rounds (``generate_round(GPUs, jobs, seed=1)``), the
+old one-cell models on the 256-GPU round, and how much `pal+blocks` improves on PAL.
 
 The 64-GPU round is proven optimal in seconds, so its row is exact. The other rows are what a
 wall-clock limit left: each gap (to the bound `exact-blocks` proves) is checked, slowly, to be at
@@ -22,7 +22,10 @@ from packgap.instances.placement.rounds import generate_round
 from packgap.placement import PlacementInstance
 from packgap.result import SolveResult, Status, certified_gap
 from packgap.solvers.outcome import SolveOptions
-from tests.readme.quotes import Quote, check, params
+from tests.readme.quotes import Quote, check, on, params
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/placement.md"
 
 #: GPUs -> (jobs asked, limit used here in s, slack of a gap in points); the README's limits
 #: are 30, 10, 60 and 600 s.
@@ -94,6 +97,6 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_exact_round_numbers(quote: Quote) -> None:
     check(quote)

@@ -1,4 +1,5 @@
-"""The README's section "Packing (CUCKOO, Muri)": both tables of `packgap compare` (the generated
+"""The packing page's section "The heuristics against the exact joint optimum"
+(``docs/families/packing.md``): both tables of `packgap compare` (the generated
 instance and the Muri-derived one) and the paragraph under them.
 
 Heuristic rows and exact rows that finish well inside their limit are deterministic and are
@@ -20,7 +21,10 @@ from packgap.analysis.run import solve
 from packgap.instances.packing.generator import generate
 from packgap.result import SolveResult, Status, certified_gap, primal_gap
 from packgap.solvers.outcome import SolveOptions
-from tests.readme.quotes import TEXT, Quote, check, params, quoted, trace_path
+from tests.readme.quotes import Quote, check, on, params, quoted, text, trace_path
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/packing.md"
 
 GENERATED, MURI = "packing-n8-s3", "muri-cluster_trace-s1"
 METHODS = [m.name for m in kit("packing").methods]
@@ -63,7 +67,7 @@ def proven(name: str, method_name: str, limit: float = 30.0) -> float:
 
 def optimum(name: str) -> float:
     """The generated instance's optimum proven by `exact-ti`; the Muri one as its row quotes it."""
-    return proven(GENERATED, "exact-ti") if name == GENERATED else quoted(row(MURI, "exact-ti"), 1)[0]
+    return proven(GENERATED, "exact-ti") if name == GENERATED else quoted(row(MURI, "exact-ti"), 1, PAGE)[0]
 
 
 def gap(name: str, method_name: str, limit: float = 30.0) -> float:
@@ -95,7 +99,7 @@ def table_row(name: str, m: str) -> list[Quote]:
             Quote(row(name, m), 2, lambda: certified(name, m, 60.0), TIMED_OUT[m], SLOW),
         ]
     limit, exact_marks = (120.0, SLOW) if name == MURI else (30.0, ())
-    status = TEXT.split(row(name, m))[1].split("|")[1].strip()
+    status = text(PAGE).split(row(name, m))[1].split("|")[1].strip()
     return [
         Quote(
             row(name, m), 0, lambda: (proven if status == "optimal" else objective)(name, m, limit), marks=exact_marks
@@ -127,11 +131,11 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_packing_numbers(quote: Quote) -> None:
     check(quote)
 
 
 def test_every_packing_method_has_a_row_in_each_table() -> None:
     for name in (GENERATED, MURI):
-        assert [m for m in METHODS if row(name, m) in TEXT] == METHODS
+        assert [m for m in METHODS if row(name, m) in text(PAGE)] == METHODS

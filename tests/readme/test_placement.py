@@ -1,6 +1,7 @@
-"""The README's section "Placement (PAL)": Sia-Philly workload-1 simulations (the blox replay,
-each policy in the paper's semantics: seconds), the run with each round placed by `exact-blocks`
-(minutes), the 8-workload geomeans of Fig. 11 and the per-round gaps along workload-1 (minutes).
+"""The placement page's section "Whole traces" (``docs/families/placement.md``): Sia-Philly
+workload-1 simulations (the blox replay, each policy in the paper's semantics: seconds), the run
+with each round placed by `exact-blocks` (minutes), the 8-workload geomeans of Fig. 11 and the
+per-round gaps along workload-1 (minutes).
 Every quote reads ``../shared/traces``."""
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import pytest
 from packgap.analysis.kit import no_tick
 from packgap.analysis.registry import kit, trace_builder
 from packgap.paper_figures.pal.fig11 import PAPER_FIG11
-from tests.readme.quotes import Quote, check, ours, params, quotes, trace_path
+from tests.readme.quotes import Quote, check, on, ours, params, quotes, trace_path
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/placement.md"
 
 WORKLOAD = "pal/sia_philly_workloads/workload-1.csv"
 FACTORS = "pal/blox-sim-inputs/gpu_perfvar_64gpu_seed42.csv"
@@ -96,6 +100,6 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_placement_numbers(quote: Quote) -> None:
     check(quote)

@@ -1,6 +1,6 @@
-"""The README's planning demo paragraph: each planner's objective and gap to the optimum on the
-demo instance, the optimum all three exact methods prove, and the exact MILP on binding
-deadlines (section "Exact packing")."""
+"""The planning page (``docs/families/planning.md``): each planner's objective and gap to the
+optimum on the demo instance, the optimum all three exact methods prove, the exact MILP on
+binding deadlines (section "Exactness and scale") and the gaps over seeds."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ from packgap.analysis.run import solve
 from packgap.instances.planning.generator import generate
 from packgap.result import SolveResult, Status, primal_gap
 from packgap.solvers.outcome import SolveOptions
-from tests.readme.quotes import Quote, check, params, quotes, reproduction_rows
+from tests.readme.quotes import Quote, check, on, params, quotes, reproduction_rows
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/planning.md"
 
 CLUSTER = (("A800", 1), ("RTX4090", 2))
 
@@ -55,7 +58,7 @@ def squeezed(groups: int) -> SolveResult:
 
 
 def proven(groups: int) -> float:
-    """``groups`` when the MILP proves the squeezed instance optimal (the README lists sizes)."""
+    """``groups`` when the MILP proves the squeezed instance optimal (the page lists sizes)."""
     return float(groups) if squeezed(groups).status == Status.OPTIMAL else -1.0
 
 
@@ -107,6 +110,6 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_planning_numbers(quote: Quote) -> None:
     check(quote)

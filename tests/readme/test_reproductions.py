@@ -1,4 +1,4 @@
-"""The README's section "Reproductions: PAL and planning": each row of its table recomputed by
+"""The placement page's section "Reproductions" and the planning page's table: each row recomputed by
 the reproduction it names (``packgap figures NAME``; PAL's from ``../shared/traces``). Fig. 12
 takes seconds; the 8-workload geomeans of Fig. 11 and 13, the per-round gaps and the planning
 gaps take minutes (slow). Fig. 18's row is timings (measured, not asserted) beside the paper's
@@ -11,7 +11,11 @@ from functools import partial
 import pytest
 
 from packgap.paper_figures.pal.fig11 import PAPER_FIG11, PAPER_FIG13
-from tests.readme.quotes import Quote, check, ours, paper, params, trace_path
+from tests.readme.quotes import Quote, check, on, ours, paper, params, trace_path
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/families/placement.md"
+PLANNING = "docs/families/planning.md"
 
 TRACES, SLOW = ("traces",), ("traces", "slow")
 FIG11 = "geomean avg JCT improvement over Tiresias"
@@ -20,7 +24,7 @@ FIG18 = "PAL median seconds per round, 256 GPUs"
 
 
 def pal(name: str, quantity: str, mine: bool = True) -> float:
-    """Our value (or the paper's) in a PAL reproduction ``--quick``, as the README quotes them."""
+    """Our value (or the paper's) in a PAL reproduction ``--quick``, as the page quotes them."""
     trace_path("pal/sia_philly_workloads")
     return (ours if mine else paper)(name, quantity, True)
 
@@ -59,12 +63,12 @@ QUOTES: list[Quote] = [
         )
     ),
     *(
-        Quote(row("planning-gaps"), i, partial(planning, m), marks=("slow",))
+        Quote(row("planning-gaps"), i, partial(planning, m), marks=("slow",), page=PLANNING)
         for i, m in enumerate(("mchp", "fifo", "edf"), start=1)
     ),
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_reproduction_numbers(quote: Quote) -> None:
     check(quote)

@@ -1,4 +1,4 @@
-"""The README's section "Trace builders": the cluster builders' default sizes, and the claim
+"""The trace page's section "Trace builders" (``docs/traces.md``): the cluster builders' default sizes, and the claim
 that Gavel's step counts give back whole-second durations exactly for every row of the five
 seeds (each quote reads ``../shared/traces``)."""
 
@@ -10,7 +10,10 @@ import math
 import pytest
 
 from packgap.analysis.registry import trace_builder
-from tests.readme.quotes import Quote, check, params, quotes, trace_path
+from tests.readme.quotes import Quote, check, on, params, quotes, trace_path
+
+#: The page whose numbers this module recomputes.
+PAGE = "docs/traces.md"
 
 #: A file per source whose default cluster size the README quotes.
 FILES = {"philly": "philly/philly.csv", "sia": "sia/workloads/saturn/workload-1.csv"}
@@ -51,6 +54,6 @@ QUOTES: list[Quote] = [
 ]
 
 
-@pytest.mark.parametrize("quote", params(QUOTES))
+@pytest.mark.parametrize("quote", params(on(PAGE, QUOTES)))
 def test_trace_builder_numbers(quote: Quote) -> None:
     check(quote)
