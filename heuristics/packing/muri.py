@@ -133,6 +133,24 @@ def merge_in_order(listed: Sequence[Entry], demand: int, cluster_gpu: int) -> tu
     return merged, demand
 
 
+def blossom_rounds(
+    nodes: dict[int, list[Node]], cluster_gpu: int, types: int, options: MuriOptions
+) -> dict[int, list[Node]]:
+    """``Blossom_Same.run``: one round, then more while the demand exceeds ``cluster_gpu``,
+    ``packing_num`` rounds at most."""
+    demand = sum(gpus * len(row) for gpus, row in nodes.items())
+    for _ in range(options.packing_num):
+        nodes, demand = merge_in_order(match_round(nodes, types, options), demand, cluster_gpu)
+        if demand <= cluster_gpu:
+            break
+    return nodes
+
+
+def autopacked(node: Node, types: int, multi_resource: int = 4) -> list[Node]:
+    """``autopack``: the node, or its jobs apart when it is :func:`slower_than_alone`."""
+    return [(j,) for j in node] if slower_than_alone(node, types, multi_resource) else [node]
+
+
 def muri_groups(
     instance: PackingInstance,
     *,
@@ -151,16 +169,7 @@ def muri_groups(
     nodes: dict[int, list[Node]] = {}
     for job in instance.jobs:
         nodes.setdefault(job.gpus, []).append((job,))
-    demand = sum(job.gpus for job in instance.jobs)
-    for _ in range(options.packing_num):
-        nodes, demand = merge_in_order(match_round(nodes, types, options), demand, capacity)
-        if demand <= capacity:
-            break
-    groups: list[tuple[str, ...]] = []
-    for row in nodes.values():
-        for node in row:
-            if autopack and slower_than_alone(node, types, options.multi_resource):
-                groups += [(j.id,) for j in node]
-            else:
-                groups.append(tuple(j.id for j in node))
-    return tuple(groups)
+    formed = [node for row in blossom_rounds(nodes, capacity, types, options).values() for node in row]
+    if autopack:
+        formed = [part for node in formed for part in autopacked(node, types, options.multi_resource)]
+    return tuple(tuple(j.id for j in node) for node in formed)
