@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from packgap import jsonio
-from packgap.analysis.packing.online import muri_report
+from packgap.analysis.packing.online import muri_report, simulate_pipeline
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.muri_online import MuriOnlineOptions, simulate_muri
@@ -109,3 +109,21 @@ def test_cli_simulates_muri_s_and_muri_l_on_a_muri_trace(tmp_path: Path) -> None
     assert all(name in out.stdout for name in ("muri-s", "muri-l", "muri+mchp"))
     with pytest.raises(PackgapError, match="one GPU type"):
         muri_report(muri.build(trace, seed=0, gpu_types=(("V100", 8), ("A10", 8))), "muri-s")
+
+
+def test_muri_pipeline_starts_groups_of_four_online() -> None:
+    jobs = tuple(
+        Job(
+            f"j{i}",
+            0.0,
+            1e9,
+            8,
+            100 + i,
+            "bert-bs4" if i % 2 else "vgg16-bs16",
+            "before_forward",
+            (BERT if i % 2 else VGG,),
+        )
+        for i in range(8)
+    )
+    report = simulate_pipeline(PackingInstance("eight", (GpuType("V100", 16),), jobs, interleaving="muri"), "muri+mchp")
+    assert max(len(g.jobs) for g in report.run.solution.groups) == 4
