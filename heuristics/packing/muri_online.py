@@ -99,13 +99,22 @@ class MuriJob:
     preemptions: int
 
 
+#: After one event: its time and the groups running, each its sorted job ids.
+Regrouping = tuple[float, tuple[tuple[str, ...], ...]]
+
+
 @dataclass(frozen=True)
 class MuriRun:
-    """Per-job outcomes and the jobs-waiting step series (time, count) of one run."""
+    """Per-job outcomes, the jobs-waiting step series (time, count) and, per event, the groups
+    running after it (Muri regroups at every event)."""
 
     jobs: tuple[MuriJob, ...]
     queue: tuple[tuple[float, int], ...]
-    events: int
+    groups: tuple[Regrouping, ...]
+
+    @property
+    def events(self) -> int:
+        return len(self.groups)
 
 
 def _model(job: Job) -> str:
@@ -224,12 +233,11 @@ class _Loop:
         self.ends.sort(key=lambda e: e[0])
 
     def run(self) -> MuriRun:
-        events = 0
+        record: list[Regrouping] = []
         while self.arrivals or self.jobs:
             if not self.arrivals and not self.ends:
                 raise PackgapError("muri-s / muri-l: a job is wider than the cluster")
             now, ending, arriving = self.next_event()
-            events += 1
             for s in ending:
                 self.jobs.remove(s)
                 self.done.append(MuriJob(s.job.id, s.start if s.start is not None else now, now, s.preemptions))
@@ -241,13 +249,15 @@ class _Loop:
             self.advance(now)
             self.jobs.sort(key=lambda s: s.sort_val)
             keys = {s.job.id: s.sort_val for s in self.jobs}
-            self.place(now, self.groups(self.candidates(), keys))
+            admitted = self.groups(self.candidates(), keys)
+            self.place(now, admitted)
+            record.append((now, tuple(sorted(tuple(sorted(j.id for j in node)) for node in admitted))))
             self.predict(now)
             waiting = sum(1 for s in self.jobs if not s.running)
             if self.queue[-1][0] == now:
                 self.queue.pop()
             self.queue.append((now, waiting))
-        return MuriRun(tuple(sorted(self.done, key=lambda o: self.order[o.job])), tuple(self.queue), events)
+        return MuriRun(tuple(sorted(self.done, key=lambda o: self.order[o.job])), tuple(self.queue), tuple(record))
 
 
 def simulate_muri(instance: PackingInstance, options: MuriOnlineOptions = MuriOnlineOptions()) -> MuriRun:

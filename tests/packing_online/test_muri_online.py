@@ -6,16 +6,18 @@ in the predicted end), and agreement with Muri's own simulator on its trace
 from __future__ import annotations
 
 import csv
-from collections import defaultdict
+import functools
+import json
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
 from packgap import jsonio
-from packgap.analysis.packing.online import muri_report, simulate_pipeline
+from packgap.analysis.packing.online import MURI_POLICIES, muri_metrics, muri_report, simulate_pipeline
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.gpus import GpuType
-from packgap.heuristics.packing.muri_online import MuriOnlineOptions, simulate_muri
+from packgap.heuristics.packing.muri_online import MuriOnlineOptions, MuriRun, simulate_muri
 from packgap.instances.packing import muri
 from packgap.packing import Job, PackingInstance
 from packgap.packing.instance import to_dict
@@ -24,6 +26,7 @@ from packgap.packing.interleave import StageProfile, muri_group_iteration
 VGG = StageProfile(82.0, 75.0, 0.0, 66.0, measured=214.0)
 BERT = StageProfile(0.5, 166.0, 0.0, 133.0, measured=300.0)
 PEER = Path(__file__).resolve().parents[1] / "peers" / "muri" / "online.csv"
+EVENTS = Path(__file__).resolve().parents[1] / "peers" / "muri" / "online_groups.json"
 TRACE = Path(__file__).resolve().parents[3] / "shared" / "traces" / "muri" / "cluster_exp" / "cluster_trace.csv"
 
 
@@ -64,6 +67,14 @@ def test_muri_report_checks_its_parameters() -> None:
         muri_report(_two_jobs(), "muri-s", {"packing_nums": 2})
 
 
+@functools.cache
+def _ours(run: str) -> tuple[PackingInstance, MuriRun]:
+    """Our run named like Muri's (``muri-s-40``: Muri-S on the trace's first 40 jobs)."""
+    policy, jobs = run.rsplit("-", 1)
+    instance = muri.build(TRACE, seed=0, max_jobs=int(jobs), interleaving="muri")
+    return instance, simulate_muri(instance, MURI_POLICIES[policy])
+
+
 @pytest.mark.traces
 @pytest.mark.skipif(not TRACE.exists(), reason="Muri traces not present")
 @pytest.mark.parametrize("run", ["muri-s-40", "muri-l-40", "muri-s-100", "muri-l-100"])
@@ -78,16 +89,39 @@ def test_agrees_with_muris_simulator(run: str) -> None:
         for row in csv.DictReader(f):
             if row["run"] == run:
                 theirs[f"muri-{row['job_id']}"] = (float(row["submit_time"]), float(row["end_time"]))
-    policy, jobs = run.rsplit("-", 1)
-    instance = muri.build(TRACE, seed=0, max_jobs=int(jobs), interleaving="muri")
-    ours = muri_report(instance, policy)
-    done = {o["job"]: o["completion"] for o in ours["run"]["jobs"]}
+    instance, ours = _ours(run)
+    metrics = muri_metrics(instance, ours)
+    done = {o.job: o.completion for o in ours.jobs}
     assert set(done) == set(theirs)
     mean = sum(end - start for start, end in theirs.values()) / len(theirs)
-    assert ours["metrics"]["mean_jct_s"] == pytest.approx(mean, rel=0.01)
-    assert ours["metrics"]["makespan_s"] == pytest.approx(max(end for _, end in theirs.values()), rel=0.01)
+    assert metrics["mean_jct_s"] == pytest.approx(mean, rel=0.01)
+    assert metrics["makespan_s"] == pytest.approx(max(end for _, end in theirs.values()), rel=0.01)
     equal = sum(abs(done[j] - end) <= 1e-3 for j, (_, end) in theirs.items())
     assert equal >= len(theirs) // 10
+
+
+@pytest.mark.traces
+@pytest.mark.skipif(not TRACE.exists(), reason="Muri traces not present")
+@pytest.mark.parametrize("run", ["muri-s-40", "muri-l-40", "muri-s-100", "muri-l-100"])
+def test_same_groups_event_by_event_until_a_tie(run: str) -> None:
+    """The groups running after each event are Muri's, job for job, until the first event
+    where they differ (measured: after 12 / 13 / 12 / 13 identical events), and there they
+    are Muri's up to swaps of jobs of the same model and GPU count (an equal-weight tie of
+    the matching; from there on the runs part)."""
+    theirs = json.loads(EVENTS.read_text(encoding="utf-8"))[run]
+    instance, ours = _ours(run)
+    kind = {int(j.id.removeprefix("muri-")): (j.model, j.gpus) for j in instance.jobs}
+    same = 0
+    for (when, expected), (now, groups) in zip(theirs, ours.groups, strict=False):
+        got = sorted(sorted(int(j.removeprefix("muri-")) for j in g) for g in groups)
+        assert now == pytest.approx(when, abs=1e-6)
+        if got != sorted(expected):
+            assert Counter(tuple(sorted(kind[i] for i in g)) for g in got) == Counter(
+                tuple(sorted(kind[i] for i in g)) for g in expected
+            )
+            break
+        same += 1
+    assert same >= 12
 
 
 HEADER = (
