@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from packgap.errors import PackgapError
 from packgap.packing import PackingInstance
 from packgap.packing.groups import Groups
 from packgap.packing.instance import Job
@@ -133,6 +134,16 @@ def merge_in_order(listed: Sequence[Entry], demand: int, cluster_gpu: int) -> tu
     return merged, demand
 
 
+def check_flags(options: MuriOptions) -> None:
+    """Muri's flags within what its code supports, else an error naming the flag."""
+    if options.multi_resource not in (3, 4):
+        raise PackgapError(f"multi_resource must be 3 or 4, got {options.multi_resource}")
+    if not 1 <= options.packing_num <= 4:
+        raise PackgapError(f"packing_num must be 1 to 4 (Muri's packed-time factors), got {options.packing_num}")
+    if options.weight_lbd < 0:
+        raise PackgapError(f"weight_lbd must be >= 0, got {options.weight_lbd}")
+
+
 def blossom_rounds(
     nodes: dict[int, list[Node]], cluster_gpu: int, types: int, options: MuriOptions
 ) -> dict[int, list[Node]]:
@@ -160,10 +171,7 @@ def muri_groups(
 ) -> Groups:
     """Muri's groups (``Blossom_Same.run``, then ``autopack``), in Muri's order: GPU counts
     by first appearance, nodes in list order. ``cluster_gpu`` None: the instance's GPUs."""
-    if options.multi_resource not in (3, 4):
-        raise ValueError(f"multi_resource must be 3 or 4, got {options.multi_resource}")
-    if not 1 <= options.packing_num <= 4:
-        raise ValueError(f"packing_num must be 1 to 4 (Muri's packed-time factors), got {options.packing_num}")
+    check_flags(options)
     capacity = sum(t.count for t in instance.gpu_types) if cluster_gpu is None else cluster_gpu
     types = len(instance.gpu_types)
     nodes: dict[int, list[Node]] = {}

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from packgap.errors import PackgapError
-from packgap.heuristics.packing.muri import MuriOptions, Node, autopacked, blossom_rounds, group_ms
+from packgap.heuristics.packing.muri import MuriOptions, Node, autopacked, blossom_rounds, check_flags, group_ms
 from packgap.packing import Job, PackingInstance
 
 Order = Literal["srsf", "las"]
@@ -143,6 +143,7 @@ class _Loop:
                 f"muri-s / muri-l run on one GPU type (Muri's clusters are homogeneous); "
                 f"{instance.name} has {len(instance.gpu_types)}"
             )
+        check_flags(options.flags)
         self.options = options
         self.order = {j.id: i for i, j in enumerate(instance.jobs)}
         self.capacity = instance.gpu_types[0].count

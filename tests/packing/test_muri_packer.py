@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from packgap.errors import ValidationError
+from packgap.errors import PackgapError, ValidationError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.muri import MuriOptions, muri_groups, slower_than_alone, used_ratio
 from packgap.packing import FAMILY, Job, PackingInstance, PackingSolution, PlacedGroup
@@ -56,6 +56,15 @@ def test_rounds_merge_in_list_order_until_the_demand_fits() -> None:
     partial = muri_groups(_instance(jobs, 48), autopack=False)
     assert sorted(map(len, partial)) == [1, 1, 1, 1, 2, 2]
     assert muri_groups(_instance(jobs, 16), options=MuriOptions(packing_num=2), autopack=False) == halves
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [(MuriOptions(multi_resource=5), "multi_resource must be 3 or 4"), (MuriOptions(packing_num=5), "packing_num")],
+)
+def test_flags_outside_muris_code_are_refused(flags: MuriOptions, message: str) -> None:
+    with pytest.raises(PackgapError, match=message):
+        muri_groups(_instance([_job(0, BERT)], 8), options=flags)
 
 
 def test_autopack_splits_a_group_slower_than_its_jobs_in_turn() -> None:
