@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from packgap.analysis.method import MethodOutput, RunContext
-from packgap.analysis.packing.methods import PIPELINES
 from packgap.analysis.packing.ti.driver import solve_ti
 from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.errors import TimeLimitReached, UnknownNameError
 from packgap.heuristics.packing.pipeline import packed_batches, run_pipeline
-from packgap.heuristics.packing.stages import PACKERS, PLANNERS, Packer, PipelineOptions, Planner
+from packgap.heuristics.packing.stages import PAIR_PACKERS, PLANNERS, Packer, PipelineOptions, Planner
 from packgap.models.packing import cpsat as cp_packing
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import place
@@ -94,8 +93,9 @@ def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingS
 
 
 def _pipelines(instance: PackingInstance) -> Iterator[PackingSolution]:
-    """Every pipeline's answer (PACKERS x PLANNERS, default options), one at a time."""
-    for packer in PACKERS:
+    """Every pair pipeline's answer (PAIR_PACKERS x PLANNERS, default options), one at a time:
+    the exact models' warm starts lie in their class (groups of at most two)."""
+    for packer in PAIR_PACKERS:
         for planner in PLANNERS:
             yield run_pipeline(instance, packer, planner, PipelineOptions())
 
@@ -111,8 +111,9 @@ def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | N
             answers.append(answer)
         return _best(instance, answers)
     packer, _, planner = name.partition("+")
-    if packer not in PACKERS or planner not in PLANNERS:
-        raise UnknownNameError("hint", name, [*(m.name for m in PIPELINES), "best", "none"])
+    if packer not in PAIR_PACKERS or planner not in PLANNERS:
+        pipelines = [f"{p}+{q}" for p in PAIR_PACKERS for q in PLANNERS]
+        raise UnknownNameError("hint", name, [*pipelines, "best", "none"])
     answers.append(run_pipeline(instance, packer, planner, PipelineOptions()))  # type: ignore[arg-type]
     return answers[-1]
 
