@@ -15,7 +15,7 @@ from packgap.instances.placement.rounds import generate_round
 from packgap.models.placement.block_paths import build_blocks, start_values
 from packgap.placement import FAMILY
 from packgap.result import Status
-from packgap.solvers.highspy_mip import ArrayMip, solve_mip
+from packgap.solvers.matrix import ArrayMip, solve_mip
 from packgap.solvers.outcome import SolveOptions
 
 
