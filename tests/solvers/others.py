@@ -3,8 +3,12 @@ installs it) and each commercial solver whose package imports; the rest are skip
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
+from packgap.errors import SolverUnavailableError
 from packgap.solvers import catalogue
 
 
@@ -19,3 +23,18 @@ def _param(name: str) -> object:
 OTHER_SOLVERS = [_param(name) for name in catalogue.NAMES if name != catalogue.DEFAULT]
 #: Every back-end, the default first.
 ALL_SOLVERS = [pytest.param(catalogue.DEFAULT, id=catalogue.DEFAULT), *OTHER_SOLVERS]
+
+
+#: Back-ends that ship with a size-limited licence: a model over it is skipped, with the message.
+SIZE_LIMITED = ("gurobi", "cplex", "xpress")
+
+
+@contextmanager
+def within_licence(solver: str) -> Iterator[None]:
+    """Run the block; a commercial solver's "the licence does not cover this model" skips the test."""
+    try:
+        yield
+    except SolverUnavailableError as exc:
+        if solver not in SIZE_LIMITED or "licence" not in str(exc):
+            raise
+        pytest.skip(str(exc))
