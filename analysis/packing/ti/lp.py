@@ -1,4 +1,5 @@
-"""One level's LP and integer program of :mod:`packgap.analysis.packing.ti.driver` (highspy, step formulation).
+"""One level's LP and integer program of :mod:`packgap.analysis.packing.ti.driver` (step formulation; the
+matrix layer, :mod:`packgap.solvers.matrix`, on ``--solver``).
 
 :func:`column_generation` solves the LP over a growing subset of the level's *universe*,
 pricing the whole universe with :mod:`packgap.models.packing.ti_duals` after every solve (the
