@@ -18,7 +18,7 @@ from packgap import jsonio
 from packgap.analysis.kit import FamilyKit, check_options
 from packgap.analysis.registry import kits
 from packgap.analysis.run import check_against_optimum, solve
-from packgap.result import Status
+from packgap.result import SolveResult, Status
 from packgap.solvers import catalogue
 from packgap.solvers.outcome import SolveOptions
 from tests.solvers.others import OTHER_SOLVERS, within_licence
@@ -39,14 +39,22 @@ def examples() -> dict[str, Any]:
     return {name: _example(kit) for name, kit in kits().items()}
 
 
+@pytest.fixture(scope="module")
+def first_runs() -> dict[tuple[str, str], SolveResult]:
+    """Each method's first result under :data:`OPTIONS` (HiGHS), kept for the solver comparison."""
+    return {}
+
+
 @pytest.mark.parametrize(("family", "method"), CASES)
-def test_method_contract(examples: dict[str, Any], family: str, method: str) -> None:
+def test_method_contract(
+    examples: dict[str, Any], first_runs: dict[tuple[str, str], SolveResult], family: str, method: str
+) -> None:
     kit = kits()[family]
     fam = kit.family
     instance = examples[family]
     before = jsonio.dumps(fam.instance_to_dict(instance))
     chosen = next(m for m in kit.methods if m.name == method)
-    first = solve(fam, instance, chosen, options=OPTIONS)
+    first = first_runs[family, method] = solve(fam, instance, chosen, options=OPTIONS)
     assert first.status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIMEOUT), first.message
     assert first.solution is not None
     solution = fam.solution_from_dict(first.solution)
@@ -84,15 +92,17 @@ SOLVERS_AGREE = 1e-5
 
 @pytest.mark.parametrize("solver", OTHER_SOLVERS)
 @pytest.mark.parametrize(("family", "method"), SOLVER_CASES)
-def test_exact_methods_agree_on_every_solver(examples: dict[str, Any], family: str, method: str, solver: str) -> None:
-    """The contract on another solver: a valid, scored, repeatable answer with the solver's name
-    and version, an optimum that agrees with HiGHS's, and neither answer below the other's bound;
-    a tiny time limit still gives an answer."""
+def test_exact_methods_agree_on_every_solver(
+    examples: dict[str, Any], first_runs: dict[tuple[str, str], SolveResult], family: str, method: str, solver: str
+) -> None:
+    """The contract on another solver: a valid, scored answer with the solver's name and version,
+    an optimum that agrees with HiGHS's, and neither answer below the other's bound; a tiny time
+    limit still gives an answer."""
     kit = kits()[family]
     fam, instance = kit.family, examples[family]
     chosen = next(m for m in kit.methods if m.name == method)
     options = replace(OPTIONS, solver=solver)
-    highs = solve(fam, instance, chosen, options=OPTIONS)
+    highs = first_runs.get((family, method)) or solve(fam, instance, chosen, options=OPTIONS)
     with within_licence(solver):
         other = solve(fam, instance, chosen, options=options)
     assert other.status in (Status.OPTIMAL, Status.FEASIBLE), other.message
@@ -103,8 +113,6 @@ def test_exact_methods_agree_on_every_solver(examples: dict[str, Any], family: s
     check_against_optimum([highs, other])
     if highs.status == other.status == Status.OPTIMAL:
         assert other.objective == pytest.approx(highs.objective, rel=SOLVERS_AGREE)
-    again = solve(fam, instance, chosen, options=options)
-    assert jsonio.dumps(again.solution) == jsonio.dumps(other.solution)
     hurried = solve(fam, instance, chosen, options=replace(options, time_limit=1e-3))
     assert hurried.status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIMEOUT), hurried.message
     assert hurried.solution is not None, hurried.message
