@@ -1,4 +1,4 @@
-"""The raw highspy back-end the block method solves with (``packgap.solvers.highspy_mip``): optimum and
+"""The raw highspy back-end the block method solves with (``packgap.solvers.matrix``): optimum and
 bound of a small MIP, its LP relaxation, infeasibility, a start vector, and a time limit that
 still returns an incumbent with a valid bound."""
 

@@ -144,7 +144,8 @@ def test_array_mip_mixed_integrality_and_offset():
 def test_mip_without_probing_finds_the_same_optimum(seed: int) -> None:
     """exact-ti turns HiGHS's probing off (it ignores the time limit): on random set-covering
     programs the optimum is the same with and without it."""
-    from packgap.solvers.highspy_lp import PROBING_OFF, Columns, HighsModel
+    from packgap.solvers.highspy_lp import PROBING_OFF, HighsModel
+    from packgap.solvers.matrix import Columns
 
     rng = np.random.default_rng(seed)
     rows, cols = 6, 12
