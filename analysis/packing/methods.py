@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT, Deferred, Method
+from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT, LP_SOLVERS, Deferred, Method
 from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.heuristics.packing.stages import (
     PACKER_STAGES,
@@ -84,6 +84,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_exact_ti"),
         exact=True,
         defaults=asdict(TiSettings()),
+        solvers=LP_SOLVERS,
     ),
     Method(
         "packing",
@@ -91,6 +92,7 @@ METHODS: tuple[Method, ...] = (
         "tiny cross-check: big-M pairing + GPU type + start + order MILP (Pyomo + HiGHS), one GPU demand",
         Deferred(f"{RUNS}:run_exact_milp"),
         exact=True,
+        solvers=LP_SOLVERS,
     ),
     Method(
         "packing",

@@ -20,7 +20,7 @@ from packgap.packing.instance import INTERLEAVINGS
 from packgap.result import Status
 from packgap.solvers.cpsat import solve_cpsat
 from packgap.solvers.cpsat import version as cpsat_version
-from packgap.solvers.highs import solve_pyomo
+from packgap.solvers.pyomo_models import solve_pyomo
 
 
 def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
@@ -166,7 +166,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.solvers.highspy_lp import version
+    from packgap.solvers.catalogue import version
 
     hints = list(_pipelines(instance))
     try:
@@ -176,7 +176,8 @@ def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
         return MethodOutput(_best(instance, hints), Status.TIMEOUT, _best_bound(instance, None), message=message)
     finest = out.levels[-1].period if out.levels else float("nan")
     message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
-    return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)
+    solver = ctx.options.solver
+    return MethodOutput(out.solution, out.status, out.bound, f"{solver}+cp-sat", version(solver), message)
 
 
 def run_exact_plan(packer: Packer, instance: PackingInstance, ctx: RunContext) -> MethodOutput:

@@ -58,7 +58,13 @@ def pipelines(text: str) -> list[str]:
 
 
 def run(
-    instance: PackingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+    instance: PackingInstance,
+    options: Mapping[str, Any],
+    seed: int,
+    time_limit: float | None,
+    tick: Tick,
+    *,
+    solver: str = "highs",
 ) -> dict[str, Any]:
     """Every chosen pipeline online, then the references; a JSON-ready document."""
     from packgap.analysis.packing.online import compare_online, muri_report, online_document, report_to_dict
@@ -81,7 +87,9 @@ def run(
             reports += [report_to_dict(r) for r in online]
         tick(f"online: {name}", 1, None)
     refs = references(
-        instance, exact=reference, options=SolveOptions(time_limit=60.0 if time_limit is None else time_limit)
+        instance,
+        exact=reference,
+        options=SolveOptions(time_limit=60.0 if time_limit is None else time_limit, solver=solver),
     )
     document = online_document(instance, [], refs)
     document["pipelines"] = reports
@@ -102,4 +110,6 @@ def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(r["pipeline"], r["metrics"]) for r in document["pipelines"]]
 
 
-SIMULATION = Simulation(kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs)
+SIMULATION = Simulation(
+    kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs, takes_solver=True
+)

@@ -12,7 +12,7 @@ least bound over the nodes it left open) and the status comes from that bound.
 
 from __future__ import annotations
 
-from packgap.analysis.method import Deferred, Method
+from packgap.analysis.method import LP_SOLVERS, Deferred, Method
 from packgap.errors import PackgapError
 
 #: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
@@ -91,6 +91,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_lp_bound"),
         exact=True,
         defaults={"slots": 60},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "sharing",
@@ -100,6 +101,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_branch_and_bound"),
         exact=True,
         defaults={"max_nodes": 5_000_000, "every_batch": True},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "sharing",
@@ -108,6 +110,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_relaxation", ("highs",)),
         exact=True,
         defaults={"slots": 40},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "sharing",

@@ -68,6 +68,8 @@ def run(
     time_limit: float | None,
     tick: Tick,
     iteration_limit: int | None = None,
+    *,
+    solver: str = "highs",
 ) -> dict[str, Any]:
     from packgap.sharing import FAMILY
 
@@ -86,18 +88,22 @@ def run(
         "source": instance.source,
         "jobs": len(instance.jobs),
         "bound_kind": kind,
-        **bounds(instance, kind, LP_TIME_LIMIT if time_limit is None else time_limit, iteration_limit),
+        **bounds(instance, kind, LP_TIME_LIMIT if time_limit is None else time_limit, iteration_limit, solver),
         "runs": runs,
         "note": POLLUX_NOTE,
     }
 
 
 def bounds(
-    instance: SharingInstance, kind: str, time_limit: float | None, iteration_limit: int | None = None
+    instance: SharingInstance,
+    kind: str,
+    time_limit: float | None,
+    iteration_limit: int | None = None,
+    solver: str = "highs",
 ) -> dict[str, Any]:
     """The cheap bound, the rate LP's or its MILP's by ``kind`` (None: "cheap", or past the
-    time or HiGHS iteration limit, which ``lp_status`` then says) and the larger of the two, ``bound_avg_jct_s``,
-    as average JCTs."""
+    time or the ``solver``'s iteration limit, which ``lp_status`` then says) and the larger of
+    the two, ``bound_avg_jct_s``, as average JCTs."""
     from packgap.analysis.sharing import lp_bound
     from packgap.models.sharing.bound import completion_lower_bound
 
@@ -107,7 +113,9 @@ def bounds(
     if kind == "cheap":
         cheap = (completion_lower_bound(instance) - arrivals) / n
         return {"bound_avg_jct_s": cheap, "cheap_bound_avg_jct_s": cheap, "lp_bound_avg_jct_s": None}
-    found = lp_bound.solve(instance, None, time_limit, milp=kind == "milp", iteration_limit=iteration_limit)
+    found = lp_bound.solve(
+        instance, None, time_limit, milp=kind == "milp", iteration_limit=iteration_limit, solver=solver
+    )
     return {
         "bound_avg_jct_s": (found.completion_sum - arrivals) / n,
         "cheap_bound_avg_jct_s": (found.cheap_sum - arrivals) / n,
@@ -164,4 +172,5 @@ SIMULATION = Simulation(
     run=run,
     table=table,
     runs=runs,
+    takes_solver=True,
 )
