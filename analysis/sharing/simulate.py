@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
-from packgap.analysis.sharing.methods import parse_thresholds
+from packgap.analysis.sharing.methods import TIRESIAS_THRESHOLDS, parse_thresholds
 from packgap.errors import UnknownNameError
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ LP_TIME_LIMIT = 60.0
 POLLUX_NOTE = "Pollux not reproduced: its goodput model changes batch size and GPU count, outside eqs. 3-7"
 
 
-def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
+def policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
     """Run one online policy by name."""
     from packgap.heuristics.sharing.exclusive import fifo, sjf
     from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
@@ -44,7 +44,7 @@ def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> Sh
     return table[name](instance)
 
 
-def validated_policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
+def validated_policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
     """:func:`policy`'s schedule, checked by the family validator (every reproduction scores valid schedules)."""
     from packgap.sharing import FAMILY
 
@@ -78,7 +78,7 @@ def run(
     runs = []
     tick("policies", 0, len(names))
     for name in names:
-        solution = validated_policy(name, instance, options.get("thresholds", "3250"))
+        solution = validated_policy(name, instance, options.get("thresholds", TIRESIAS_THRESHOLDS))
         runs.append({"policy": name, "metrics": dict(FAMILY.evaluate(instance, solution).metrics)})
         tick("policies", 1, None)
     return {
@@ -153,7 +153,11 @@ SIMULATION = Simulation(
     kinds=("sharing",),
     options=(
         Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf) or all."),
-        Option("thresholds", str, "sharing: Tiresias queue thresholds, GPU-seconds (default 3250)."),
+        Option(
+            "thresholds",
+            str,
+            f"sharing: Tiresias queue thresholds, GPU-seconds (default {TIRESIAS_THRESHOLDS}: three queues).",
+        ),
         Option(
             "bound",
             str,
