@@ -11,7 +11,8 @@ Where the paper is silent, the authors' simulator (SymbioticLab/Tiresias, commit
 instant, in this order (``queue_order="released"``, the default):
 
 (a) finished jobs leave their queue;
-(b) arrivals join the tail of the first queue, in trace order;
+(b) arrivals join the tail of the first queue, in trace order (here: the engine's arrival
+    order, arrival time then instance order);
 (c) running jobs at or past their queue's threshold move to the tail of the next queue,
     behind its waiting jobs (several at once in arrival order);
 (d) one greedy pass over the queues in order starts every job whose GPUs fit the GPUs left,
@@ -22,7 +23,10 @@ instant, in this order (``queue_order="released"``, the default):
 
 So a waiting job never takes the GPUs of a running job of its own queue. The alternative
 reading, each queue first-come-first-served by (arrival, id) at every event (so an earlier
-waiting job preempts a later running one of its queue), is ``queue_order="arrival"``.
+waiting job preempts a later running one of its queue), is ``queue_order="arrival"``. In
+both, a threshold reached up to TIME_TOL counts as reached (the order before issue 29 asked
+for a wake-up at ``now`` when round-off left a job a hair below it, which the engine drops, so
+that demotion waited for the next arrival or finish).
 Agreement with the simulator is a test (``tests/sharing/test_tiresias_peer.py``, the peer's
 own outputs under ``tests/peers/tiresias/``): every job's completion time on 14 settings.
 
