@@ -19,6 +19,12 @@ from packgap.errors import PackgapError
 RUNS = "packgap.analysis.sharing.runs"
 
 
+#: Tiresias's default queue thresholds as a parameter value: the simulator's three queues
+#: (:data:`packgap.heuristics.sharing.tiresias.DEFAULT_THRESHOLDS`, spelled here so that
+#: declaring the methods imports no NumPy).
+TIRESIAS_THRESHOLDS = "3250,7200"
+
+
 def parse_thresholds(text: str) -> tuple[float, ...]:
     """``"3250,7200"`` -> (3250.0, 7200.0): Tiresias's queue thresholds in GPU-seconds."""
     try:
@@ -58,7 +64,7 @@ METHODS: tuple[Method, ...] = (
         "tiresias",
         "Tiresias discretised 2D-LAS, preemptive (VI-A 3)",
         Deferred(f"{RUNS}:run_tiresias"),
-        defaults={"thresholds": "3250"},
+        defaults={"thresholds": TIRESIAS_THRESHOLDS, "queue_order": "released", "resume_overhead_s": 0.0},
     ),
     Method(
         "sharing", "sjf-ffs", "SJF with first-fit sharing (VI-A 4)", Deferred(f"{RUNS}:run_heuristic", ("sjf-ffs",))

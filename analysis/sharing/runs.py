@@ -28,8 +28,11 @@ def run_heuristic(name: str, instance: SharingInstance, ctx: RunContext) -> Meth
 
 
 def run_tiresias(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    thresholds = parse_thresholds(ctx.params["thresholds"])
-    return MethodOutput(tiresias(instance, thresholds), Status.FEASIBLE, scope="preemptive")
+    params = ctx.params
+    solution = tiresias(
+        instance, parse_thresholds(params["thresholds"]), params["queue_order"], params["resume_overhead_s"]
+    )
+    return MethodOutput(solution, Status.FEASIBLE, scope="preemptive")
 
 
 def best_heuristic(instance: SharingInstance) -> SharingSolution:

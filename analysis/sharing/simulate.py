@@ -1,12 +1,13 @@
 """``packgap simulate`` on a sharing instance: every online policy over the whole workload, with
-the paper's metrics (average JCT, makespan, queuing, large/small split) and valid bounds on the
-average JCT beside them: the cheap bound (:mod:`packgap.models.sharing.bound`) and, with
-``--bound lp`` (the default), the rate LP (:mod:`packgap.analysis.sharing.lp_bound`; about 10 s
-at 240 jobs on 64 GPUs, 25 s on a Pollux file, within the time limit) or, with ``--bound milp``,
-the rate LP with completion-slot binaries (HiGHS's MIP dual bound; stronger on small instances:
-README 6-job instances 10.7 % mean certified gap against the LP's 16.2 %, 8 jobs 14.5 % against
-17.8 %, 0.4-60 s each on the loaded machine). ``bound_avg_jct_s`` is the larger of the two: all
-hold with and without preemption."""
+the paper's metrics (average JCT, makespan, queuing to first start and time not running,
+large/small split) and valid bounds on the average JCT beside them: the cheap bound
+(:mod:`packgap.models.sharing.bound`) and, with ``--bound lp`` (the default), the rate LP
+(:mod:`packgap.analysis.sharing.lp_bound`; about 10 s at 240 jobs on 64 GPUs, 25 s on a Pollux
+file, within the time limit) or, with ``--bound milp``, the rate LP with completion-slot
+binaries (HiGHS's MIP dual bound; stronger on small instances: README 6-job instances 10.7 %
+mean certified gap against the LP's 16.2 %, 8 jobs 14.5 % against 17.8 %, 0.4-60 s each on the
+loaded machine). ``bound_avg_jct_s`` is the larger of the two: all hold with and without
+preemption."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
-from packgap.analysis.sharing.methods import parse_thresholds
+from packgap.analysis.sharing.methods import TIRESIAS_THRESHOLDS, parse_thresholds
 from packgap.errors import UnknownNameError
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ LP_TIME_LIMIT = 60.0
 POLLUX_NOTE = "Pollux not reproduced: its goodput model changes batch size and GPU count, outside eqs. 3-7"
 
 
-def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
+def policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
     """Run one online policy by name."""
     from packgap.heuristics.sharing.exclusive import fifo, sjf
     from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
@@ -44,7 +45,7 @@ def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> Sh
     return table[name](instance)
 
 
-def validated_policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
+def validated_policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
     """:func:`policy`'s schedule, checked by the family validator (every reproduction scores valid schedules)."""
     from packgap.sharing import FAMILY
 
@@ -80,7 +81,7 @@ def run(
     runs = []
     tick("policies", 0, len(names))
     for name in names:
-        solution = validated_policy(name, instance, options.get("thresholds", "3250"))
+        solution = validated_policy(name, instance, options.get("thresholds", TIRESIAS_THRESHOLDS))
         runs.append({"policy": name, "metrics": dict(FAMILY.evaluate(instance, solution).metrics)})
         tick("policies", 1, None)
     return {
@@ -137,6 +138,7 @@ def table(document: dict[str, Any]) -> SimulationTable:
                 m["large_avg_jct_s"] / 3600,
                 m["small_avg_jct_s"] / 3600,
                 m["avg_queuing_s"] / 3600,
+                m["avg_not_running_s"] / 3600,
                 m["makespan_s"] / 3600,
                 f"{100 * gap:.1f} %",
             )
@@ -148,7 +150,7 @@ def table(document: dict[str, Any]) -> SimulationTable:
     )
     return SimulationTable(
         f"{document['instance']}: {document['jobs']} jobs; bound on avg JCT {bound / 3600:.3f} h ({which})",
-        ("policy", "avg JCT h", "large h", "small h", "queuing h", "makespan h", "gap to bound"),
+        ("policy", "avg JCT h", "large h", "small h", "queuing h", "not running h", "makespan h", "gap to bound"),
         tuple(rows),
     )
 
@@ -161,7 +163,11 @@ SIMULATION = Simulation(
     kinds=("sharing",),
     options=(
         Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf) or all."),
-        Option("thresholds", str, "sharing: Tiresias queue thresholds, GPU-seconds (default 3250)."),
+        Option(
+            "thresholds",
+            str,
+            f"sharing: Tiresias queue thresholds, GPU-seconds (default {TIRESIAS_THRESHOLDS}: three queues).",
+        ),
         Option(
             "bound",
             str,
