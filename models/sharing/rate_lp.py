@@ -60,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from packgap.models.sharing import run_lp
 from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
 from packgap.sharing.perf import iteration_time, memory_gb
@@ -242,11 +243,18 @@ def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int
 
 
 def build(
-    instance: SharingInstance, horizon: float, slots: int, completion_cap: float, completion_slots: bool = False
+    instance: SharingInstance,
+    horizon: float,
+    slots: int,
+    completion_cap: float,
+    completion_slots: bool = False,
+    runs: bool = False,
 ) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
-    every better schedule feasible); ``completion_slots``: the MILP with y_jt."""
+    every better schedule feasible); ``completion_slots``: the MILP with y_jt; ``runs``: the
+    run intervals of :mod:`packgap.models.sharing.run_lp` (valid for non-preemptive
+    schedules only)."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -272,9 +280,10 @@ def build(
             start = max(t * d, job.arrival)
             cap, rate = rows(("cap", t), upper=total * d), rows(("rate", j, t), upper=length)
             cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
+            hold = run_lp.holding_rows(rows, j, t) if runs else []
             if not partners[j]:
                 # Time running, every GPU alone: its solo work.
-                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)]
+                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts), *hold]
                 done.append((t, start, col(0.0, length, running)))
                 continue
             # The work W done in the slot is at most both credits below (the real pace is the
@@ -282,7 +291,7 @@ def build(
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
             done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
-            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts), *hold]
             gated = j in slow
             if gated:
                 # Alone at full pace only with the solo sub-batch (z_j = 0), at e_j0 always.
@@ -295,7 +304,7 @@ def build(
             for m in partners[j]:
                 e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
                 # Time running beside a model-m partner (the slowest one), credited e_jm ...
-                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g), *hold]
                 if gated and m in narrow[j]:
                     timed.append((may, 1.0))
                 col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
@@ -314,6 +323,10 @@ def build(
         finishes.append(
             _completion_slots(rows, col, binaries, j, p, (horizon, d), done, late) if completion_slots else []
         )
+        if runs:
+            lengths = [rows.upper[rows.index[("rate", j, t)]] for t, _, _ in done]
+            window = run_lp.Window(job.arrival, p, horizon, d, [t for t, _, _ in done], lengths)
+            finishes[-1].extend(run_lp.run_columns(rows, col, j, window, late))
     completion = [
         col(
             1.0,
