@@ -46,6 +46,9 @@ slot t (the overflow slot: at or after H), sum_t y_jt = 1, and
 Any schedule, preemptive or not, maps to a feasible point (y at the slot where it finishes),
 so the MILP optimum, and any dual bound of a search over it, is a bound too.
 
+With ``runs`` (:mod:`packgap.models.sharing.run_lp`) each job also gets its run interval, and
+the LP bounds non-preemptive schedules only (the class bound of issue 35).
+
 Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
 every column bounded, then steps down by a relative 1e-9 for float summation, so any prices,
