@@ -269,8 +269,10 @@ def build(
     narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
     slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
+    worst = max([instance.interference.default, *instance.interference.pairs.values()])
     finishes: list[list[tuple[int, float]]] = []
     binaries: list[int] = []
+    same: dict[tuple[str, int], list[int]] = {}
     for j, job in enumerate(jobs):
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
@@ -317,6 +319,10 @@ def build(
                 if m != job.model:
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
+                elif runs:
+                    own = rows(("own share", j, t), upper=0.0)
+                    same.setdefault((m, t), []).append(own)
+                    shared += [(rows(("same", m, t), 0.0, 0.0), 1.0), (own, 2.0)]
                 col(0.0, g * length, shared)
         if gate:
             z = col(0.0, 1.0, gate)
@@ -328,8 +334,12 @@ def build(
         )
         if runs:
             lengths = [rows.upper[rows.index[("rate", j, t)]] for t, _, _ in done]
-            window = run_lp.Window(job.arrival, p, horizon, d, [t for t, _, _ in done], lengths)
+            slowest = job.iterations * iteration_time(instance.models[job.model], job.batch, 1, g) * worst
+            window = run_lp.Window(job.arrival, p, horizon, d, [t for t, _, _ in done], lengths, slowest)
             finishes[-1].extend(run_lp.run_columns(rows, col, j, window, late))
+    for (m, t), owns in same.items():
+        # S: every GPU-second model-m jobs share with model m in slot t (each counted twice).
+        col(0.0, 2.0 * total * d, [(rows(("same", m, t)), -1.0), *((r, -1.0) for r in owns)])
     completion = [
         col(
             1.0,

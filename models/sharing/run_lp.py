@@ -31,9 +31,21 @@ value :func:`packgap.models.sharing.rate_lp.dual_bound` certifies from any price
 bound on its sum of completion times. Preemptive schedules (Tiresias) need not map: a job
 stopped in the middle of its interval breaks held, so the bound is the class's only.
 
+With the run intervals the LP also gets, per slot t and model m, the *same-model* rows that
+the rate LP leaves out (its balance rows pair different models only, so a job could share
+with a model-m partner that is not there): S_mt - sum over model-m jobs k of g_kmt = 0 and, per
+model-m job j, 2 g_jmt - S_mt <= 0, where g_jmt is the GPU-seconds j shares with model-m jobs
+in slot t. Valid for every schedule with C = 2: each such GPU-second of j has one partner k != j
+of model m on that GPU, who counts it too, so g_jmt <= sum over k != j of g_kmt.
+
 Pairs (s, e) whose longest run, end of slot e less max(start of slot s, a_j), is shorter than
 P_j (less a relative 1e-9, so a rounded sum never drops a run that fits) admit no run and
-are left out. The start of slot s plus P_j is stepped down by a relative 1e-12 before it
+are left out, and so are those whose shortest run, start of slot e less end of slot s, is
+longer than the slowest run the job can have (plus a relative 1e-9): its I_j iterations at
+sub-batch 1 beside the partner of the largest xi (eq. 7's iteration time grows with the
+step count s: from s to s + 1 it changes by comp_alpha + beta B / (s (s + 1)) less the drop of
+(t_comp^delta + t_comm^delta)^(1 / delta), at most that of t_comp, beta B / (s (s + 1))).
+The start of slot s plus P_j is stepped down by a relative 1e-12 before it
 enters ``ends`` (every rounding enlarges the feasible set).
 """
 
@@ -61,6 +73,8 @@ class Window:
     length: float
     slots: list[int]
     parts: list[float]
+    #: The longest a run of the job can last (its slowest pace, all the way).
+    slowest: float
 
     def start(self, k: int) -> float:
         """The earliest start of a run whose S_j lies in the k-th slot (k = len: the overflow)."""
@@ -72,8 +86,14 @@ class Window:
         return self.horizon if k == len(self.slots) else self.slots[k] * self.length
 
     def fits(self, s: int, e: int) -> bool:
-        """Whether a run of at least P_j can start in the s-th slot and end in the e-th."""
-        if e == len(self.slots):
+        """Whether a run of at least P_j and at most the slowest run can start in the s-th slot
+        and end in the e-th."""
+        count = len(self.slots)
+        if s < count:
+            shortest = self.end_slot_start(e) - (self.slots[s] + 1) * self.length
+            if shortest > self.slowest * (1 + LENGTH_SLACK):
+                return False
+        if e == count:
             return True
         longest = (self.slots[e] + 1) * self.length - self.start(s)
         return longest >= self.solo * (1 - LENGTH_SLACK) - LENGTH_SLACK
