@@ -273,6 +273,7 @@ def build(
     finishes: list[list[tuple[int, float]]] = []
     binaries: list[int] = []
     same: dict[tuple[str, int], list[int]] = {}
+    meets: dict[tuple[str, str, int], list[int]] = {}
     for j, job in enumerate(jobs):
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
@@ -295,7 +296,12 @@ def build(
             # slowest partner's: at most the pace of the one the time is credited to, and at
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
-            done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
+            met = run_lp.meeting_rows(rows, j, job.model, partners[j], t) if runs else {}
+            paced = [(r, 1.0) for _, r, _, _ in met.values()]
+            done.append(
+                (t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0), *paced]))
+            )
+            hold += [(r, -1.0) for m in met for r in met[m][:2]]
             alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts), *hold]
             gated = j in slow
             if gated:
@@ -316,6 +322,13 @@ def build(
                 # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
                 shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
                 shared += [(r, -1.0 / g) for r, role in cuts if role == "small"]
+                if runs:
+                    running_time, pace_row, least_time, meet = met[m]
+                    shared.append((least_time, 1.0 / g))
+                    entries = [(running_time, 1.0), (pace_row, 1.0 - e), (least_time, -1.0)]
+                    entries += [(meet, 2.0 if m == job.model else 1.0), (rows(("agg", job.model, m, t), 0.0, 0.0), 1.0)]
+                    col(0.0, length, entries)
+                    meets.setdefault((m, job.model, t), []).append(meet)
                 if m != job.model:
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
@@ -337,6 +350,10 @@ def build(
             slowest = job.iterations * iteration_time(instance.models[job.model], job.batch, 1, g) * worst
             window = run_lp.Window(job.arrival, p, horizon, d, [t for t, _, _ in done], lengths, slowest)
             finishes[-1].extend(run_lp.run_columns(rows, col, j, window, late))
+    for (a, b, t), owners in meets.items():
+        # Agg: the time model-a jobs spend beside model-b partners in slot t.
+        count = sum(1 for job in jobs if job.model == a)
+        col(0.0, count * d, [(rows(("agg", a, b, t), 0.0, 0.0), -1.0), *((r, -1.0) for r in owners)])
     for (m, t), owns in same.items():
         # S: every GPU-second model-m jobs share with model m in slot t (each counted twice).
         col(0.0, 2.0 * total * d, [(rows(("same", m, t)), -1.0), *((r, -1.0) for r in owns)])

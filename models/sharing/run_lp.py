@@ -38,6 +38,16 @@ model-m job j, 2 g_jmt - S_mt <= 0, where g_jmt is the GPU-seconds j shares with
 in slot t. Valid for every schedule with C = 2: each such GPU-second of j has one partner k != j
 of model m on that GPU, who counts it too, so g_jmt <= sum over k != j of g_kmt.
 
+The rate LP credits a job's time beside partners to one model and pairs models only in
+GPU-seconds, so a gang job could share four GPUs for a quarter of the time at its slow pace
+while its partner shares all the time. The run LP also gets, per job j, partner model m and
+slot t, the time tau_jmt during which j has a model-m partner (any one, not only the slowest):
+tau_jmt <= j's running time; tau_jmt >= (GPU-seconds j shares with m) / G_j; j's work W_jt <=
+running time - (1 - e_jm) tau_jmt (its pace is at most e_jm of solo while a model-m partner is
+there, rate_lp's e_jm); and tau_jmt <= sum over model-m jobs k != j of tau_k,a,t (a: j's
+model; written through one variable per (m, a, t) summing them): at every instant with a
+model-m partner k, k has a model-a partner. Each holds for every schedule at every instant.
+
 Pairs (s, e) whose longest run, end of slot e less max(start of slot s, a_j), is shorter than
 P_j (less a relative 1e-9, so a rounded sum never drops a run that fits) admit no run and
 are left out, and so are those whose shortest run, start of slot e less end of slot s, is
@@ -104,6 +114,21 @@ def holding_rows(rows: _Rows, j: int, t: int) -> list[tuple[int, float]]:
     running-time columns."""
     held, within = rows(("held", j, t), lower=0.0), rows(("within", j, t), upper=0.0)
     return [(held, 1.0), (within, 1.0), (rows(("span", j), lower=0.0), -1.0)]
+
+
+def meeting_rows(rows: _Rows, j: int, model: str, partners: list[str], t: int) -> dict[str, tuple[int, int, int, int]]:
+    """Per partner model m of job j in slot t: its rows "time beside m <= running time", "work
+    <= running time - (1 - e_jm) time beside m", "time beside m >= GPU-seconds shared with m /
+    G_j" and "time beside m <= what model-m jobs spend beside j's model" (module docstring)."""
+    return {
+        m: (
+            rows(("beside run", j, m, t), upper=0.0),
+            rows(("beside pace", j, m, t), upper=0.0),
+            rows(("beside least", j, m, t), upper=0.0),
+            rows(("meet", j, m, t), upper=0.0),
+        )
+        for m in partners
+    }
 
 
 def run_columns(rows: _Rows, col: _Columns, j: int, window: Window, late: int) -> list[tuple[int, float]]:
