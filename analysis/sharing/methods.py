@@ -101,10 +101,10 @@ METHODS: tuple[Method, ...] = (
         "class-bound",
         "class bound: the rate LP with each job's run interval (start and end slot), certified by weak "
         "duality; valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, SJF-BSBF), not for "
-        "Tiresias; beside the best heuristic",
+        "Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, 24 beyond)",
         Deferred(f"{RUNS}:run_class_bound"),
         exact=True,
-        defaults={"slots": 60},
+        defaults={"slots": 0},
     ),
     Method(
         "sharing",

@@ -62,7 +62,7 @@ def run_class_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
 
     solution = best_heuristic(instance)
     ctx.built()
-    bound, status = lp_bound.average_jct_class_bound(instance, ctx.params["slots"], ctx.time_left())
+    bound, status = lp_bound.average_jct_class_bound(instance, ctx.params["slots"] or None, ctx.time_left())
     return MethodOutput(
         solution,
         Status.FEASIBLE,
