@@ -24,7 +24,7 @@ from packgap.errors import PackgapError
 from packgap.instances.sharing.generator import generate
 from packgap.instances.traces import trace_file
 
-SMALL = [("readme", n, seed) for n in ((6, 8) if LARGE else (6,)) for seed in (range(1, 11) if LARGE else [4])]
+SMALL = [("readme", n, seed) for n in ((6, 8) if LARGE else (6,)) for seed in (range(1, 11) if LARGE else [7])]
 WHOLE = [("generated", 240, seed) for seed in range(1, 6)] + [("pollux", 240, seed) for seed in range(1, 9)]
 CASES = SMALL + (WHOLE if LARGE else [])
 EXACT = [(n, seed) for n in (10, 12) for seed in range(1, 11)] if LARGE else [(6, 4)]

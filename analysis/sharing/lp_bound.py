@@ -70,7 +70,9 @@ def solve(
     ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
     ``iteration_limit``: the solver's, a work limit that stops at the same point on every run;
     ``solver``: the LP / MILP back-end, :mod:`packgap.solvers.catalogue`; ``runs``: with the run
-    intervals, a bound over non-preemptive schedules only)."""
+    intervals, a bound over non-preemptive schedules only, with the time beside each partner
+    model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
+    workload on the loaded machine)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -83,7 +85,9 @@ def solve(
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
             grid = slots or default_slots(len(instance.jobs), milp)
-            lp = rate_lp.build(instance, horizon, grid, cap, completion_slots=milp, runs=runs)
+            lp = rate_lp.build(
+                instance, horizon, grid, cap, completion_slots=milp, runs=runs, meetings=len(instance.jobs) <= MANY
+            )
     except TimeLimitReached as exc:
         return LpBound(None, cheap, str(exc))
     if time_limit is not None:

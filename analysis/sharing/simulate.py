@@ -9,7 +9,10 @@ README 6-job instances 10.7 % mean certified gap against the LP's 16.2 %, 8 jobs
 hold with and without preemption. With ``--bound class`` the rate LP is computed too, and beside
 it ``class_bound_avg_jct_s``: the class bound of :mod:`packgap.models.sharing.run_lp` (raised to
 ``bound_avg_jct_s`` where that is larger), valid for the non-preemptive policies only (FIFO, SJF,
-SJF-FFS, SJF-BSBF); the table's class gap is against it, and Tiresias gets none."""
+SJF-FFS, SJF-BSBF); the table's class gap is against it, and Tiresias gets none. Measured
+(README instances, seeds 1-10, against exact-bb's proven optimum): the rate LP lies 13.9 % (6
+jobs) and 13.0 % (8 jobs) below it on average, the class bound 7.5 % and 8.8 % (1-38 s each
+on the loaded 2-core machine)."""
 
 from __future__ import annotations
 

@@ -252,12 +252,13 @@ def build(
     completion_cap: float,
     completion_slots: bool = False,
     runs: bool = False,
+    meetings: bool = True,
 ) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
     every better schedule feasible); ``completion_slots``: the MILP with y_jt; ``runs``: the
     run intervals of :mod:`packgap.models.sharing.run_lp` (valid for non-preemptive
-    schedules only)."""
+    schedules only), with its time beside each partner model where ``meetings``."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -296,7 +297,7 @@ def build(
             # slowest partner's: at most the pace of the one the time is credited to, and at
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
-            met = run_lp.meeting_rows(rows, j, job.model, partners[j], t) if runs else {}
+            met = run_lp.meeting_rows(rows, j, job.model, partners[j], t) if runs and meetings else {}
             paced = [(r, 1.0) for _, r, _, _ in met.values()]
             done.append(
                 (t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0), *paced]))
@@ -322,7 +323,7 @@ def build(
                 # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
                 shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
                 shared += [(r, -1.0 / g) for r, role in cuts if role == "small"]
-                if runs:
+                if met:
                     running_time, pace_row, least_time, meet = met[m]
                     shared.append((least_time, 1.0 / g))
                     entries = [(running_time, 1.0), (pace_row, 1.0 - e), (least_time, -1.0)]

@@ -77,10 +77,10 @@ def test_a_short_job_behind_a_long_one_lifts_the_bound_above_every_preemptive_sc
 
 
 def test_readme_instance_class_bound_is_above_the_rate_lp() -> None:
-    """README 6 jobs, seed 4 (measured: rate LP 2,110 s, class bound 2,299 s, optimum 2,833 s)."""
+    """README 6 jobs, seed 4 (measured: rate LP 2,110 s, class bound 2,365 s, optimum 2,833 s)."""
     from packgap.analysis.sharing.exact_scaling import instance
 
     inst = instance(6, 4)
     bound, status = lp_bound.average_jct_class_bound(inst)
     assert status == "Optimal"
-    assert lp_bound.average_jct_bound(inst) + 150 < bound <= 2833.0
+    assert lp_bound.average_jct_bound(inst) + 200 < bound <= 2833.0
