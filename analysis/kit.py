@@ -383,6 +383,9 @@ class FamilyKit:
     name: str
     hub: str
     methods: tuple[Method, ...]
+    #: The unit of the evaluator's objective (and of every bound), shown in table headers and
+    #: ``--json``: e.g. "s: average JCT".
+    objective_unit: str = ""
     generators: tuple[Generator, ...] = ()
     trace_builders: tuple[TraceBuilder, ...] = ()
     documents: tuple[DocumentKind, ...] = ()

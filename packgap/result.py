@@ -7,7 +7,7 @@ solver's own objective value is never copied here.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -60,9 +60,15 @@ class SolveResult:
     ``scope`` names the class of solutions in which an ``optimal`` status holds and to which the
     method's own solution belongs ("" = every solution of the family; sharing's branch and bound
     is optimal over "non-preemptive" schedules, Tiresias' answer is "preemptive"). A ``bound`` is
-    always valid for every solution of the family. ``compare`` fills ``class_gap`` (against the
-    proven optimum of the result's own class) and ``bound_gap`` (against the best bound on the
-    instance, valid for every class) beside ``primal_gap``.
+    always valid for every solution of the family.
+
+    The gaps, one vocabulary in every output (issue 33): ``certified_gap`` is (objective - the
+    best proven bound valid for this method's class on this instance) / objective, heuristic or
+    exact, and ``bound_source`` names that bound (method, bound or optimum, class);
+    ``certified_gap_all_classes`` is the same against the best bound valid for every solution
+    (it differs only where the class has a proven optimum of its own: sharing's non-preemptive
+    policies); ``best_found_gap`` is against the best objective any method found. ``solve`` fills
+    them from the method's own bound, ``compare`` from every method's on the instance.
 
     A result holds no non-finite number: an infinite or NaN objective, bound, primal gap or
     metric becomes None on construction and the message says which and why (issue 17), so
@@ -82,17 +88,18 @@ class SolveResult:
     params: dict[str, Any] = field(default_factory=dict)
     metrics: dict[str, float | None] = field(default_factory=dict)
     solution: dict[str, Any] | None = None
-    primal_gap: float | None = None
+    best_found_gap: float | None = None
     message: str = ""
     build_s: float = 0.0
     solve_s: float = 0.0
     scope: str = ""
-    class_gap: float | None = None
-    bound_gap: float | None = None
+    certified_gap: float | None = None
+    certified_gap_all_classes: float | None = None
+    bound_source: str = ""
 
     def __post_init__(self) -> None:
         dropped = []
-        for name in ("objective", "bound", "primal_gap", "class_gap", "bound_gap"):
+        for name in ("objective", "bound", "best_found_gap", "certified_gap", "certified_gap_all_classes"):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 dropped.append(f"{name} {value}")
@@ -107,17 +114,31 @@ class SolveResult:
 
     @property
     def gap(self) -> float | None:
-        """Certified gap against this method's own proven bound."""
+        """Gap against this method's own bound alone (a solver's MIP gap); the number to report
+        is :attr:`certified_gap`, which takes every method's bounds on the instance."""
         return certified_gap(self.objective, self.bound)
 
-    def with_gaps(self, best_known: float | None, class_optimum: float | None, best_bound: float | None) -> SolveResult:
-        """This result with its primal gap (best objective found), class gap (proven optimum of
-        its own class) and bound gap (best bound valid for every class)."""
+    def own_proofs(self) -> list[ProvenBound]:
+        """What this result proves: its bound (all classes) and, when optimal, its objective (its class)."""
+        proofs = []
+        if self.status == Status.OPTIMAL and self.objective is not None:
+            proofs.append(ProvenBound(self.objective, self.method, "optimum", self.scope))
+        if self.bound is not None:
+            proofs.append(ProvenBound(self.bound, self.method, "bound", ""))
+        return proofs
+
+    def with_gaps(self, best_known: float | None, proofs: Sequence[ProvenBound]) -> SolveResult:
+        """This result with its gaps against ``best_known`` (the best objective found on the
+        instance) and the ``proofs`` on the instance: those of its own class or of every class
+        bound it (:func:`tightest`)."""
+        own = tightest(proofs, self.scope)
+        every = tightest(proofs, None)
         return replace(
             self,
-            primal_gap=primal_gap(self.objective, best_known),
-            class_gap=primal_gap(self.objective, class_optimum),
-            bound_gap=certified_gap(self.objective, best_bound),
+            best_found_gap=primal_gap(self.objective, best_known),
+            certified_gap=certified_gap(self.objective, None if own is None else own.value),
+            certified_gap_all_classes=certified_gap(self.objective, None if every is None else every.value),
+            bound_source="" if own is None else own.source,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,11 +149,11 @@ class SolveResult:
             "status": str(self.status),
             "objective": self.objective,
             "bound": self.bound,
-            "gap": self.gap,
-            "primal_gap": self.primal_gap,
             "scope": self.scope,
-            "class_gap": self.class_gap,
-            "bound_gap": self.bound_gap,
+            "certified_gap": self.certified_gap,
+            "bound_source": self.bound_source,
+            "certified_gap_all_classes": self.certified_gap_all_classes,
+            "best_found_gap": self.best_found_gap,
             "wall_s": self.wall_s,
             "build_s": self.build_s,
             "solve_s": self.solve_s,
@@ -147,7 +168,9 @@ class SolveResult:
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any]) -> SolveResult:
-        """The inverse of :meth:`to_dict` (``gap`` is derived, so it is not read back)."""
+        """The inverse of :meth:`to_dict`; documents written before issue 33 (``primal_gap``,
+        ``class_gap``, ``bound_gap``) read as their successors (the class gap, where there was
+        one, was the certified gap of the result's class)."""
         return cls(
             family=doc["family"],
             method=doc["method"],
@@ -162,11 +185,40 @@ class SolveResult:
             params=dict(doc["params"]),
             metrics=dict(doc["metrics"]),
             solution=doc["solution"],
-            primal_gap=doc["primal_gap"],
+            best_found_gap=doc.get("best_found_gap", doc.get("primal_gap")),
             message=doc["message"],
             build_s=doc.get("build_s", 0.0),
             solve_s=doc.get("solve_s", doc["wall_s"]),
             scope=doc.get("scope", ""),
-            class_gap=doc.get("class_gap"),
-            bound_gap=doc.get("bound_gap"),
+            certified_gap=doc["certified_gap"] if "certified_gap" in doc else _old_certified_gap(doc),
+            certified_gap_all_classes=doc.get("certified_gap_all_classes", doc.get("bound_gap")),
+            bound_source=doc.get("bound_source", ""),
         )
+
+
+def _old_certified_gap(doc: Mapping[str, Any]) -> float | None:
+    class_gap = doc.get("class_gap")
+    return class_gap if class_gap is not None else doc.get("bound_gap")
+
+
+@dataclass(frozen=True)
+class ProvenBound:
+    """A lower bound proven on one instance: a method's ``bound`` (``scope`` "": valid for every
+    solution) or its proven ``optimum``, valid for the solutions of its ``scope``."""
+
+    value: float
+    method: str
+    kind: str
+    scope: str
+
+    @property
+    def source(self) -> str:
+        """What ``bound_source`` says: e.g. ``exact-bb optimum (non-preemptive)``."""
+        return f"{self.method} {self.kind} ({self.scope or 'all classes'})"
+
+
+def tightest(proofs: Sequence[ProvenBound], scope: str | None) -> ProvenBound | None:
+    """The highest of ``proofs`` valid for the solutions of class ``scope`` (those of every
+    class and those of ``scope`` itself; None: only those of every class), or None."""
+    valid = [p for p in proofs if p.scope == "" or p.scope == scope]
+    return max(valid, key=lambda p: p.value, default=None)
