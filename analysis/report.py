@@ -9,6 +9,7 @@ objective any stored row reached there. ``own_bound_gap`` is the row's gap to it
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -113,21 +114,41 @@ def _most_common(sources: pd.Series) -> str:
     return "" if named.empty else str(named.mode().iloc[0])
 
 
+#: The words of each column of :func:`gap_table` in a printed table (the unit in brackets).
+WORDS = {
+    "n": "cells",
+    "certified_gap_mean": "certified gap\nmean",
+    "certified_gap_q1": "certified\nq1",
+    "certified_gap_q3": "certified\nq3",
+    "certified_gap_max": "certified\nmax",
+    "certified_cells": "certified\ncells",
+    "certified_gap_all_classes_mean": "cert. gap, all\nclasses, mean",
+    "best_found_gap_mean": "best-found\ngap, mean",
+    "optimal_share": "proven\noptimal",
+    "wall_s_mean": "seconds\nmean",
+    "bound_source": "bound source\n(most cells)",
+}
+
+
 def header(column: str) -> str:
-    """A table header with its unit: ``certified_gap_mean (%)``, ``wall_s_mean (s)``."""
+    """A printed table's header: the column's words with its unit, ``certified gap mean (%)``."""
     unit = UNITS.get(column)
-    return column if unit is None else f"{column} ({'%' if unit == 'fraction' else unit})"
+    words = WORDS.get(column, column)
+    return words if unit in (None, "cells") else f"{words} ({'%' if unit == 'fraction' else unit})"
 
 
 def table_json(table: pd.DataFrame) -> str:
     """``report --json``: the rows and the unit of each column (gaps and shares as fractions)."""
     units = {c: UNITS[c] for c in table.columns if c in UNITS}
-    return json.dumps({"units": units, "rows": json.loads(table.to_json(orient="records"))}, indent=2)
+    return json.dumps(
+        {"units": units, "rows": json.loads(table.to_json(orient="records", double_precision=15))}, indent=2
+    )
 
 
 def plot_gaps(frame: pd.DataFrame, by: str, path: Path, gap: str = "certified") -> Any:
     """Each method's mean gap (%) against the integer instance-size field ``by``, with the
-    interquartile range over the cells of each size as a band and their count stated, the
+    95 % confidence interval of the mean over the cells of each size (Student's t, clipped at 0:
+    a gap is never negative) as error bars and their count stated, the
     heuristics and the exact methods in panels of their own; ``gap`` is ``certified`` (the
     default, :data:`GAPS`) or ``best-found``. Series that coincide keep their own marker and
     line style and say so in the legend. Returns the figure (tests read its data and ticks)."""
@@ -148,16 +169,19 @@ def plot_gaps(frame: pd.DataFrame, by: str, path: Path, gap: str = "certified") 
     axes = plotting.panels(fig, 1, len(kinds), sharey=True)
     sizes = sorted({float(v) for v in frame[by].dropna()})
     counts: set[int] = set()
+    dodge = 0.03 * min((b - a for a, b in itertools.pairwise(sizes)), default=1.0)
     for ax, (kind, part) in zip(axes, kinds, strict=True):
         series = {str(m): _series(rows, by, column) for m, rows in part.groupby("method")}
         for i, (method, s) in enumerate(series.items()):
             counts.update(int(n) for n in s["n"])
-            twins = [o for o, t in series.items() if o != method and _same(s, t)]
-            label = method + (f" (= {', '.join(twins)})" if twins else "")
+            label = coincident_label(method, [o for o, t in series.items() if o != method and _same(s, t)])
             colour = plotting.CYCLE[i % len(plotting.CYCLE)]
-            ax.plot(s[by], 100 * s["mean"], label=label, color=colour, **STYLES[i % len(STYLES)])
-            if (s["q3"] > s["q1"]).any():
-                ax.fill_between(s[by], 100 * s["q1"], 100 * s["q3"], alpha=0.15, color=colour, linewidth=0)
+            # each series a little to the side of its size, so coincident ones stay apart
+            x = s[by] + (i - (len(series) - 1) / 2) * dodge
+            mean = 100 * s["mean"]
+            low = (mean - 100 * s["low"]).fillna(0.0)
+            high = (100 * s["high"] - mean).fillna(0.0)
+            ax.errorbar(x, mean, yerr=[low, high], label=label, color=colour, capsize=2, **STYLES[i % len(STYLES)])
         ax.set_xticks(sizes, [f"{v:g}" for v in sizes])
         ax.set_xlabel(by.replace("_", " "))
         ax.set_title(kind)
@@ -165,7 +189,8 @@ def plot_gaps(frame: pd.DataFrame, by: str, path: Path, gap: str = "certified") 
     axes[0].set_ylabel(f"{words} (%)")
     n = f"n = {min(counts)}" if len(counts) == 1 else f"n = {min(counts)}-{max(counts)}"
     family = ", ".join(sorted(set(frame["family"])))
-    fig.suptitle(f"{family}: mean {words.split(' (')[0]} by {by.replace('_', ' ')}\n(band: quartiles; {n} per point)")
+    size = by.replace("_", " ")
+    fig.suptitle(f"{family}: mean {words.split(' (')[0]} by {size}\n(bars: 95 % interval of the mean; {n} per point)")
     fig.savefig(path, dpi=plotting.DPI)
     return fig
 
@@ -184,11 +209,28 @@ STYLES = [
 
 
 def _series(rows: pd.DataFrame, by: str, column: str) -> pd.DataFrame:
+    """Per size: the mean gap, the 95 % t interval of the mean (None with one cell) and the count."""
+    from scipy import stats
+
     grouped = rows.groupby(by)[column]
-    return pd.DataFrame(
-        {"mean": grouped.mean(), "q1": grouped.quantile(0.25), "q3": grouped.quantile(0.75), "n": grouped.size()}
-    ).reset_index()
+    table = pd.DataFrame({"mean": grouped.mean(), "sd": grouped.std(ddof=1), "n": grouped.size()}).reset_index()
+    half = [
+        stats.t.ppf(0.975, n - 1) * sd / n**0.5 if n > 1 else float("nan")
+        for n, sd in zip(table["n"], table["sd"], strict=True)
+    ]
+    table["low"] = (table["mean"] - half).clip(lower=0.0)
+    table["high"] = table["mean"] + half
+    return table
+
+
+#: Gaps closer than this (a fraction) are drawn as coincident: far below one pixel.
+SAME = 1e-6
 
 
 def _same(a: pd.DataFrame, b: pd.DataFrame) -> bool:
-    return list(a.iloc[:, 0]) == list(b.iloc[:, 0]) and bool(((a["mean"] - b["mean"]).abs() < 1e-12).all())
+    return list(a.iloc[:, 0]) == list(b.iloc[:, 0]) and bool(((a["mean"] - b["mean"]).abs() < SAME).all())
+
+
+def coincident_label(name: str, twins: list[str]) -> str:
+    """A legend entry that says which other series it coincides with."""
+    return name + (f" (= {', '.join(twins)})" if twins else "")
