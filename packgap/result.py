@@ -138,7 +138,7 @@ class SolveResult:
             best_found_gap=primal_gap(self.objective, best_known),
             certified_gap=certified_gap(self.objective, None if own is None else own.value),
             certified_gap_all_classes=certified_gap(self.objective, None if every is None else every.value),
-            bound_source="" if own is None else own.source,
+            bound_source="" if own is None or self.objective is None else own.source,
         )
 
     def to_dict(self) -> dict[str, Any]:
