@@ -201,7 +201,7 @@ def run_markdown(done: Sequence[Reproduced], body: str) -> str:
             "",
             "Measured on this machine (timings, and numbers cut by a wall-clock limit):",
             "",
-            "| reproduction | item | quantity | paper | ours | paper says | agrees | note |",
+            "| reproduction | item | quantity | paper | ours | paper says | direction | note |",
             "|---|---|---|---|---|---|---|---|",
         ]
         lines += [_measured(d, v) for d, v in timed]
