@@ -36,8 +36,8 @@ UNITS = {
 }
 #: Which gap :func:`plot_gaps` draws: the column and the words of its axis.
 GAPS = {
-    "certified": ("certified_gap", "certified gap to the best proven bound"),
-    "best-found": ("best_found_gap", "gap to the best objective found"),
+    "certified": ("certified_gap", "certified gap", "to the best proven bound of its class"),
+    "best-found": ("best_found_gap", "best-found gap", "to the best objective found"),
 }
 
 
@@ -156,10 +156,10 @@ def plot_gaps(frame: pd.DataFrame, by: str, path: Path, gap: str = "certified") 
 
     if gap not in GAPS:
         raise PackgapError(f"gap: choose one of {', '.join(GAPS)}")
-    column, words = GAPS[gap]
+    column, short, against = GAPS[gap]
     if frame[column].notna().sum() == 0 and gap == "certified":
-        column, words = GAPS["best-found"]
-        words += " (no proven bound stored)"
+        column, short, against = GAPS["best-found"]
+        against += " (no proven bound stored)"
     frame = frame[frame[column].notna()]
     split = (("heuristics", frame[~frame["exact"]]), ("exact methods", frame[frame["exact"]]))
     kinds = [(k, part) for k, part in split if not part.empty]
@@ -186,11 +186,11 @@ def plot_gaps(frame: pd.DataFrame, by: str, path: Path, gap: str = "certified") 
         ax.set_xlabel(by.replace("_", " "))
         ax.set_title(kind)
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, fontsize=8)
-    axes[0].set_ylabel(f"{words} (%)")
+    axes[0].set_ylabel(f"{short} (%)")
     n = f"n = {min(counts)}" if len(counts) == 1 else f"n = {min(counts)}-{max(counts)}"
     family = ", ".join(sorted(set(frame["family"])))
     size = by.replace("_", " ")
-    fig.suptitle(f"{family}: mean {words.split(' (')[0]} by {size}\n(bars: 95 % interval of the mean; {n} per point)")
+    fig.suptitle(f"{family}: mean {short} {against}, by {size}\n(bars: 95 % interval of the mean; {n} per point)")
     fig.savefig(path, dpi=plotting.DPI)
     return fig
 

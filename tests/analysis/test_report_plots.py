@@ -42,7 +42,7 @@ def test_the_gap_plot_shows_certified_gaps_apart_with_spread(tmp_path: Path) -> 
     assert (heuristics.get_title(), exact.get_title()) == ("heuristics", "exact methods")
     title = fig._suptitle.get_text()
     assert "certified gap" in title and "n = 3 per point" in title and "95 %" in title
-    assert "certified gap" in heuristics.get_ylabel() and "(%)" in heuristics.get_ylabel()
+    assert heuristics.get_ylabel() == "certified gap (%)" and "best proven bound of its class" in title
     # an integer axis: one tick per size, written as integers
     for ax in fig.axes:
         assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "8"]
@@ -65,7 +65,7 @@ def test_the_gap_plot_shows_certified_gaps_apart_with_spread(tmp_path: Path) -> 
 
 def test_the_gap_plot_draws_the_best_found_gap_on_request(tmp_path: Path) -> None:
     fig = plot_gaps(_frame(), "jobs", tmp_path / "g.png", gap="best-found")
-    assert "best objective found" in fig.axes[0].get_ylabel()
+    assert fig.axes[0].get_ylabel() == "best-found gap (%)" and "best objective found" in fig._suptitle.get_text()
     line = next(c.lines[0] for c in fig.axes[0].containers if c.get_label() == "c")
     assert list(line.get_ydata()) == pytest.approx([100 * 0.18 / 3, 100 * 0.18 / 3])
 
