@@ -90,6 +90,8 @@ class MethodOutput:
     message: str = ""
     #: The class of solutions the status speaks for and the solution belongs to ("" = all).
     scope: str = ""
+    #: A lower bound valid for the solutions of ``scope`` only (``bound`` holds for all).
+    class_bound: float | None = None
     #: The method's own objective value of ``solution`` (a model's or solver's, converted to the
     #: evaluator's units); recorded as metric ``internal_objective`` so tests can hold it to the
     #: evaluator's score. None: the method has no value of its own for this solution.

@@ -70,10 +70,13 @@ def solve(
     finite = objective is None or math.isfinite(objective)
     if (output.solution is None or not finite) and status in (Status.OPTIMAL, Status.FEASIBLE):
         status = Status.ERROR
-    if objective is not None and finite and bound is not None:
-        if beats(objective, bound):
-            raise_below_bound(method.name, instance.name, objective, bound)
-        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, bound) == 0:
+    # A class bound holds for the method's own answer: it lies in the method's scope.
+    own = [b for b in (bound, output.class_bound) if b is not None and math.isfinite(b)]
+    if objective is not None and finite and own:
+        for proven in own:
+            if beats(objective, proven):
+                raise_below_bound(method.name, instance.name, objective, proven)
+        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, max(own)) == 0:
             status = Status.OPTIMAL
     return SolveResult(
         family=family.name,
@@ -93,6 +96,7 @@ def solve(
         build_s=build,
         solve_s=wall - build,
         scope=output.scope,
+        class_bound=output.class_bound,
     )
 
 
@@ -174,18 +178,23 @@ def check_against_optimum(results: Sequence[SolveResult]) -> list[SolveResult]:
     """Add primal, class and bound gaps, and fail loudly when any objective beats a bound or a
     proven optimum of its own class (or of every class) of another method on the same instance.
 
-    A bound holds for every solution; an ``optimal`` status only within its result's ``scope``
-    (sharing's non-preemptive optimum does not bind preemptive Tiresias)."""
+    A bound holds for every solution; an ``optimal`` status and a ``class_bound`` only within
+    their result's ``scope`` (sharing's non-preemptive optimum and class bound do not bind
+    preemptive Tiresias). A result's class gap is against its class's proven optimum, or else
+    against the best of its class's bounds and the bounds valid for every class (None when its
+    class has neither an optimum nor a bound of its own)."""
     objectives = [r.objective for r in results if r.objective is not None]
     best = min(objectives) if objectives else None
     bounds = [(r.method, r.bound) for r in results if r.bound is not None]
     optima = [
         (r.method, r.objective, r.scope) for r in results if r.status == Status.OPTIMAL and r.objective is not None
     ]
+    class_bounds = [(r.method, r.class_bound, r.scope) for r in results if r.class_bound is not None]
     best_bound = max([b for _, b in bounds] + [o for _, o, scope in optima if scope == ""], default=None)
     checked = []
     for r in results:
         binding = bounds + [(who, value) for who, value, scope in optima if scope in ("", r.scope)]
+        binding += [(who, value) for who, value, scope in class_bounds if scope == r.scope]
         for who, bound in binding:
             if r.objective is not None and beats(r.objective, bound):
                 raise OptimalityViolationError(
@@ -193,5 +202,7 @@ def check_against_optimum(results: Sequence[SolveResult]) -> list[SolveResult]:
                     f"{'optimum' if who != r.method else 'bound'} {bound!r}"
                 )
         own_class = [value for _, value, scope in optima if scope == r.scope]
-        checked.append(r.with_gaps(best, min(own_class, default=None), best_bound))
+        own_bounds = [value for _, value, scope in class_bounds if scope == r.scope]
+        floor = max([*own_bounds, *([] if best_bound is None else [best_bound])]) if own_bounds else None
+        checked.append(r.with_gaps(best, min(own_class, default=None), best_bound, floor))
     return checked

@@ -62,7 +62,10 @@ class SolveResult:
     is optimal over "non-preemptive" schedules, Tiresias' answer is "preemptive"). A ``bound`` is
     always valid for every solution of the family. ``compare`` fills ``class_gap`` (against the
     proven optimum of the result's own class) and ``bound_gap`` (against the best bound on the
-    instance, valid for every class) beside ``primal_gap``.
+    instance, valid for every class) beside ``primal_gap``. ``class_bound`` is a lower bound that
+    holds for the solutions of ``scope`` only (sharing's ``class-bound``: every non-preemptive
+    schedule); ``compare`` holds every result of that class to it and takes it into the class
+    gap, never into the bound gap.
 
     A result holds no non-finite number: an infinite or NaN objective, bound, primal gap or
     metric becomes None on construction and the message says which and why (issue 17), so
@@ -89,10 +92,11 @@ class SolveResult:
     scope: str = ""
     class_gap: float | None = None
     bound_gap: float | None = None
+    class_bound: float | None = None
 
     def __post_init__(self) -> None:
         dropped = []
-        for name in ("objective", "bound", "primal_gap", "class_gap", "bound_gap"):
+        for name in ("objective", "bound", "primal_gap", "class_gap", "bound_gap", "class_bound"):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 dropped.append(f"{name} {value}")
@@ -107,16 +111,29 @@ class SolveResult:
 
     @property
     def gap(self) -> float | None:
-        """Certified gap against this method's own proven bound."""
-        return certified_gap(self.objective, self.bound)
+        """Certified gap against this method's own proven bounds (its solution lies in its
+        ``scope``, so its class bound holds for it too)."""
+        bounds = [b for b in (self.bound, self.class_bound) if b is not None]
+        return certified_gap(self.objective, max(bounds) if bounds else None)
 
-    def with_gaps(self, best_known: float | None, class_optimum: float | None, best_bound: float | None) -> SolveResult:
+    def with_gaps(
+        self,
+        best_known: float | None,
+        class_optimum: float | None,
+        best_bound: float | None,
+        class_floor: float | None = None,
+    ) -> SolveResult:
         """This result with its primal gap (best objective found), class gap (proven optimum of
-        its own class) and bound gap (best bound valid for every class)."""
+        its own class, or else certified against ``class_floor``, the best bound that holds for
+        its class) and bound gap (best bound valid for every class)."""
+        if class_optimum is not None:
+            class_gap = primal_gap(self.objective, class_optimum)
+        else:
+            class_gap = None if class_floor is None else certified_gap(self.objective, class_floor)
         return replace(
             self,
             primal_gap=primal_gap(self.objective, best_known),
-            class_gap=primal_gap(self.objective, class_optimum),
+            class_gap=class_gap,
             bound_gap=certified_gap(self.objective, best_bound),
         )
 
@@ -133,6 +150,7 @@ class SolveResult:
             "scope": self.scope,
             "class_gap": self.class_gap,
             "bound_gap": self.bound_gap,
+            "class_bound": self.class_bound,
             "wall_s": self.wall_s,
             "build_s": self.build_s,
             "solve_s": self.solve_s,
@@ -169,4 +187,5 @@ class SolveResult:
             scope=doc.get("scope", ""),
             class_gap=doc.get("class_gap"),
             bound_gap=doc.get("bound_gap"),
+            class_bound=doc.get("class_bound"),
         )

@@ -7,7 +7,10 @@ method reports as its bound a value that holds for preemptive schedules too (the
 bound of :mod:`packgap.models.sharing.bound`, the rate LP's of :mod:`packgap.models.sharing.rate_lp`
 (exact-bb), or the MILP relaxation's), and the non-preemptive
 optimum goes into the message (or, when the search stops early, its own bound on it: the
-least bound over the nodes it left open) and the status comes from that bound.
+least bound over the nodes it left open) and the status comes from that bound. ``class-bound``
+is the one bound that holds for non-preemptive schedules only (:mod:`packgap.models.sharing.run_lp`):
+its row carries it as ``class_bound`` with scope "non-preemptive", so ``compare`` holds FIFO, SJF,
+SJF-FFS and SJF-BSBF to it and puts it into their class gap, never into Tiresias'.
 """
 
 from __future__ import annotations
@@ -98,6 +101,16 @@ METHODS: tuple[Method, ...] = (
         exact=True,
         defaults={"slots": 60},
         solvers=LP_SOLVERS,
+    ),
+    Method(
+        "sharing",
+        "class-bound",
+        "class bound: the rate LP with each job's run interval (start and end slot), certified by weak "
+        "duality; valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, SJF-BSBF), not for "
+        "Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, 24 beyond)",
+        Deferred(f"{RUNS}:run_class_bound"),
+        exact=True,
+        defaults={"slots": 0},
     ),
     Method(
         "sharing",

@@ -60,6 +60,21 @@ def run_lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
     return MethodOutput(solution, Status.FEASIBLE, bound, solver, catalogue.version(solver), message)
 
 
+def run_class_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
+    from packgap.analysis.sharing import lp_bound
+
+    solution = best_heuristic(instance)
+    ctx.built()
+    bound, status = lp_bound.average_jct_class_bound(instance, ctx.params["slots"] or None, ctx.time_left())
+    return MethodOutput(
+        solution,
+        Status.FEASIBLE,
+        message=f"class bound over non-preemptive schedules (run LP certified by weak duality; {status})",
+        scope=NON_PREEMPTIVE_CLASS,
+        class_bound=bound,
+    )
+
+
 def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
     from packgap.analysis.sharing import lp_bound
     from packgap.models.sharing.branch_bound import solve
