@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo docs test test-slow bench bench-check bench-baseline lint clean figures figures-quick
+.PHONY: demo docs test test-slow bench bench-check bench-baseline solver-profiles lint clean figures figures-quick
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,7 @@ docs: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow
 
+# The large set, SCIP's cases of every exact model among them (benchmarks/test_solvers_bench.py).
 bench: $(STAMP)
 	PACKGAP_BENCH=large $(BIN)/pytest benchmarks --benchmark-enable --benchmark-autosave -o addopts="--import-mode=importlib" -q
 
@@ -52,6 +53,10 @@ bench-baseline: $(STAMP)
 	$(BENCH_RUN)
 	$(BIN)/python benchmarks/check.py .benchmarks/check.json benchmarks/baseline.json --write
 
+# Every exact LP / MILP model on every installed solver: performance profiles and solved counts.
+solver-profiles: $(STAMP)
+	$(BIN)/python -m benchmarks.solver_profiles --out solver-bench --time-limit 10
+
 figures: $(STAMP)
 	$(BIN)/packgap figures --all --workers 2 --out figures
 
@@ -64,4 +69,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .benchmarks figures-quick
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .benchmarks figures-quick solver-bench

@@ -52,24 +52,30 @@ def solve(
     seed: int = 0,
     threads: int = 1,
     params: Mapping[str, Any] | None = None,
+    solver: str = "highs",
 ) -> SolveResult:
     """Solve ``instance`` with the registered ``method`` of its family.
 
     Arguments are checked as the CLI checks its options (:mod:`packgap.fields`): ``seed`` a whole
     number in [0, 2**31 - 1] (CP-SAT and HiGHS take 32-bit seeds), ``threads`` in [1, 1024],
-    ``time_limit`` None or positive seconds (``True`` is not a number); a bad one raises a
+    ``time_limit`` None or positive seconds (``True`` is not a number), ``solver`` the LP / MILP
+    back-end of an exact method that takes one (``packgap solvers``); a bad one raises a
     :class:`~packgap.errors.PackgapError` that names it.
     """
     from packgap.analysis.run import solve as run_solve
+    from packgap.solvers import catalogue
     from packgap.solvers.outcome import SolveOptions
 
     if not isinstance(method, str):
         raise PackgapError(f"method: expected a method name, got {type(method).__name__} {method!r}")
     if params is not None and not isinstance(params, Mapping):
         raise PackgapError(f"params: expected a mapping of parameter names to values, got {type(params).__name__}")
-    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads, solver=solver)
+    catalogue.require(solver)
     family, value = as_instance(instance)
-    return run_solve(family, value, registry.method(family.name, method), options=options, params=params)
+    chosen = registry.method(family.name, method)
+    chosen.check_solver(solver)
+    return run_solve(family, value, chosen, options=options, params=params)
 
 
 def compare(
@@ -80,16 +86,19 @@ def compare(
     seed: int = 0,
     threads: int = 1,
     store: str | Path | None = None,
+    solver: str = "highs",
 ) -> Any:
     """Every method on every instance, as a pandas DataFrame: one row per result, with its
     ``certified_gap`` against the best bound proven on the instance for its class (named in
     ``bound_source``) and its ``best_found_gap`` against the best objective found there, gaps
     as fractions, the objective's unit in ``objective_unit``; ``store`` resumes from a DuckDB file.
-    ``methods`` is ``"all"``, a name or a list of names; the options are checked as in :func:`solve`."""
+    ``methods`` is ``"all"``, a name or a list of names; the options are checked as in :func:`solve`
+    (``solver`` applies to the methods that take one)."""
     import pandas as pd
 
     from packgap.analysis.compare import compare_instance, result_rows
     from packgap.analysis.store import ResultStore
+    from packgap.solvers import catalogue
     from packgap.solvers.outcome import SolveOptions
 
     items: list[Instance] = (
@@ -98,7 +107,8 @@ def compare(
     names = _method_names(methods)
     if store is not None and not isinstance(store, str | Path):
         raise PackgapError(f"store: expected a file path, got {type(store).__name__}")
-    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads, solver=solver)
+    catalogue.require(solver)
     db = None if store is None else ResultStore(Path(store))
     rows = []
     try:

@@ -30,6 +30,7 @@ from packgap.analysis.cliutil import (
     PLOT_SUFFIXES,
     AsJson,
     Seed,
+    Solver,
     Threads,
     TimeLimit,
     check_folder,
@@ -44,6 +45,7 @@ from packgap.analysis.cliutil import (
     result_table,
     save_json,
     seconds,
+    solve_options,
     write_rescued,
 )
 from packgap.analysis.demo import demo_command
@@ -91,7 +93,8 @@ def methods(
     family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """List registered methods (of one family), one line each; --json adds their parameters."""
+    """List registered methods (of one family), one line each, with the LP / MILP solvers an
+    exact method takes (--solver); --json adds their parameters."""
     kits = [registry.kit(family_name)] if family_name else list(registry.kits().values())
     listed = [m for k in kits for m in k.methods]
     if as_json:
@@ -103,6 +106,7 @@ def methods(
                 "description": m.description,
                 "parameters": dict(m.defaults),
                 "default_time_limit": m.default_time_limit,
+                "solvers": list(m.solvers),
             }
             for m in listed
         ]
@@ -110,7 +114,23 @@ def methods(
         return
     for m in listed:
         kind = f"exact, {m.default_time_limit:g} s" if m.exact and m.default_time_limit else "heuristic"
-        out.print(f"{m.family:<11} {m.name:<20} {kind:<14} {m.description}", highlight=False, soft_wrap=True)
+        takes = f" [--solver {'|'.join(m.solvers)}]" if m.solvers else ""
+        out.print(f"{m.family:<11} {m.name:<20} {kind:<14} {m.description}{takes}", highlight=False, soft_wrap=True)
+
+
+@app.command("solvers")
+@reports_errors
+def solvers_(as_json: AsJson = False) -> None:
+    """The LP / MILP solvers `--solver` takes: which are installed here, with their versions."""
+    from packgap.solvers import catalogue
+
+    rows = catalogue.installed()
+    if as_json:
+        sys.stdout.write(jsonio.dumps([{"solver": n, "version": v, "note": note} for n, v, note in rows]))
+        return
+    for name, version, note in rows:
+        shown = version or "not available"
+        out.print(f"{name:<8} {shown:<14} {note}", highlight=False, soft_wrap=True)
 
 
 @instances_app.command("check")
@@ -129,6 +149,7 @@ def solve(
     time_limit: TimeLimit = None,
     seed: Seed = 0,
     threads: Threads = 1,
+    solver: Solver = "highs",
     param: Annotated[list[str] | None, typer.Option("--param", help="Method parameter NAME=VALUE.")] = None,
     as_json: AsJson = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result JSON here.")] = None,
@@ -139,13 +160,13 @@ def solve(
     """
     from packgap.analysis.compare import result_rows
     from packgap.analysis.run import solve as run_solve
-    from packgap.solvers.outcome import SolveOptions
 
     check_output(output, "-o")
     fam, instance = registry.load_instance(file)
     chosen = registry.method(fam.name, method)
     params = chosen.resolve_params(parse_params(param or []))
-    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    options = solve_options(time_limit, seed, threads, solver)
+    chosen.check_solver(solver)
     result = run_solve(fam, instance, chosen, options=options, params=params)
     if output is not None:
         save_json(result_rows([result])[0], output)
@@ -167,18 +188,18 @@ def compare(
     time_limit: TimeLimit = None,
     seed: Seed = 0,
     threads: Threads = 1,
+    solver: Solver = "highs",
     store: Annotated[Path | None, typer.Option("--store", help="DuckDB file: save each cell, resume.")] = None,
     as_json: AsJson = False,
 ) -> None:
     """Run methods on instances; print objective, bound, certified and best-found gap, time."""
     from packgap.analysis.compare import compare_instance, result_rows
     from packgap.analysis.store import ResultStore
-    from packgap.solvers.outcome import SolveOptions
 
     check_store(store)
+    options = solve_options(time_limit, seed, threads, solver)
     loaded = [registry.load_instance(f) for f in files]
     plan = [(fam, inst, registry.resolve(fam.name, methods_)) for fam, inst in loaded]
-    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
     results: list[SolveResult] = []
     db = ResultStore(store) if store is not None else None
     try:

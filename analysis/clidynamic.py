@@ -22,6 +22,7 @@ from packgap import jsonio
 from packgap.analysis import registry
 from packgap.analysis.cliutil import (
     PLOT_SUFFIXES,
+    SOLVER_HELP,
     check_output,
     check_store,
     err,
@@ -29,6 +30,7 @@ from packgap.analysis.cliutil import (
     out,
     reports_errors,
     save_json,
+    solve_options,
 )
 from packgap.analysis.kit import Generator, GeneratorNote, Option, Simulation, TraceBuilder, check_options, ticking
 from packgap.errors import PackgapError
@@ -175,6 +177,7 @@ def simulate_command(app: typer.Typer) -> None:
         file: Path,
         seed: int,
         time_limit: float | None,
+        solver: str,
         plot: Path | None,
         store: Path | None,
         as_json: bool,
@@ -187,12 +190,17 @@ def simulate_command(app: typer.Typer) -> None:
         opts = check_options(sim.options, given(values), f"simulate on a {doc.kind}")
         if plot is not None and sim.plot is None:
             raise PackgapError(f"--plot: no figure for {doc.kind} runs")
+        extra = {}
+        if sim.takes_solver:
+            extra["solver"] = solve_options(time_limit, seed, 1, solver).solver
+        elif solver != "highs":
+            raise PackgapError(f"--solver {solver}: {doc.kind} runs hand no model to an LP / MILP solver")
         with ticking("simulating", disable=as_json) as tick:
             started = time.perf_counter()
-            document = sim.run(doc.value, opts, seed, time_limit, tick)
+            document = sim.run(doc.value, opts, seed, time_limit, tick, **extra)
             wall = time.perf_counter() - started
         if store is not None:
-            store_runs(store, doc, sim, document, {**opts, "seed": seed, "time_limit": time_limit}, wall)
+            store_runs(store, doc, sim, document, {**opts, "seed": seed, "time_limit": time_limit, **extra}, wall)
         if plot is not None and sim.plot is not None:
             try:
                 sim.plot(document, plot)
@@ -219,6 +227,7 @@ def simulate_command(app: typer.Typer) -> None:
             Annotated[float | None, typer.Option("--time-limit", help="Wall seconds per exact solve.")],
             None,
         ),
+        param("solver", Annotated[str, typer.Option("--solver", help=SOLVER_HELP)], "highs"),
         param("plot", Annotated[Path | None, typer.Option("--plot", help="Write the run's figure (PNG).")], None),
         param(
             "store", Annotated[Path | None, typer.Option("--store", help="DuckDB file: append each run's row.")], None

@@ -11,7 +11,7 @@ import typer
 
 from packgap.analysis import registry
 from packgap.analysis.clidynamic import build_instance, command, given, param, typer_param
-from packgap.analysis.cliutil import check_store, err, out, progress, reports_errors
+from packgap.analysis.cliutil import SOLVER_HELP, check_store, err, out, progress, reports_errors, solve_options
 from packgap.analysis.kit import Generator
 from packgap.errors import PackgapError
 
@@ -28,6 +28,7 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         methods: str,
         time_limit: float | None,
         threads: int,
+        solver: str,
         workers: int,
         scheduler: str | None,
         **values: Any,
@@ -35,9 +36,9 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
         from packgap.analysis.spec import run_seed
         from packgap.analysis.store import instance_digest
         from packgap.analysis.sweep import Cell
-        from packgap.solvers.outcome import SolveOptions
 
         check_store(store)
+        options = solve_options(time_limit, 0, threads, solver)
         fam = registry.family(family)
         chosen = [m.name for m in registry.resolve(family, methods)]
         ns, instance_seeds = parse_ints(sizes, "--sizes"), parse_ints(seeds, "--seeds")
@@ -54,7 +55,6 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
                 # kinds of sweep find each other's cells in one store instead of running them again
                 digest = instance_digest(document)
                 cells += [Cell(family, document, m, run_seed(0, digest, m, 0)) for m in chosen]
-        options = SolveOptions(time_limit=time_limit, threads=threads)
         run_cells(cells, options, store, workers, scheduler, gap_view, size)
 
     flag = "--" + size.replace("_", "-")
@@ -69,6 +69,7 @@ def family_sweep(app: typer.Typer, family: str, gen: Generator, gap_view: Callab
             None,
         ),
         param("threads", Annotated[int, typer.Option("--threads", min=1, help="Solver threads.")], 1),
+        param("solver", Annotated[str, typer.Option("--solver", help=SOLVER_HELP)], "highs"),
         param("workers", Annotated[int, typer.Option("--workers", min=1, help="Local worker processes.")], 2),
         param("scheduler", Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")], None),
         *(typer_param(o) for o in own),

@@ -48,6 +48,22 @@ TimeLimit = Annotated[
 Seed = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed recorded in every result.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 Threads = Annotated[int, typer.Option("--threads", min=1, help="Solver threads (1 = deterministic).")]
+SOLVER_HELP = (
+    "LP / MILP solver of the exact methods that hand a model to one: highs (default), scip, gurobi, cplex "
+    "or xpress (see `packgap solvers`)."
+)
+Solver = Annotated[str, typer.Option("--solver", help=SOLVER_HELP)]
+
+
+def solve_options(time_limit: float | None, seed: int, threads: int, solver: str) -> Any:
+    """The command's :class:`~packgap.solvers.outcome.SolveOptions`; a solver that is not
+    installed fails here, before any work, with the fix."""
+    from packgap.solvers import catalogue
+    from packgap.solvers.outcome import SolveOptions
+
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads, solver=solver)
+    catalogue.require(solver)
+    return options
 
 
 def fail(message: str) -> None:

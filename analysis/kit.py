@@ -231,15 +231,18 @@ class Simulation:
     ``metrics`` mapping (or a list of runs, each with its own); ``table`` renders it, and
     ``plot(document, path)`` draws it when the user asks for ``--plot``. ``runs(document)``
     lists (policy name, metrics) per run for ``simulate --store`` (default: the document's
-    ``metrics`` under the name in its ``policy`` or ``placement`` field).
+    ``metrics`` under the name in its ``policy`` or ``placement`` field). A simulation whose
+    exact solves hand models to an LP / MILP solver ``takes_solver``: ``run`` then also takes
+    ``solver=`` (a name of :mod:`packgap.solvers.catalogue`).
     """
 
     kinds: tuple[str, ...]
     options: tuple[Option, ...]
-    run: Callable[[Any, Mapping[str, Any], int, float | None, Tick], dict[str, Any]]
+    run: Callable[..., dict[str, Any]]
     table: Callable[[dict[str, Any]], SimulationTable]
     plot: Callable[[dict[str, Any], Path], Path] | None = None
     runs: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
+    takes_solver: bool = False
 
     def run_metrics(self, document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         if self.runs is not None:

@@ -22,6 +22,7 @@ import packgap
 from packgap.deadline import interrupt_after
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
+from packgap.solvers import catalogue
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
 #: Share of the build time kept back from the solver's limit for loading the model into the
@@ -89,6 +90,8 @@ class MethodOutput:
     message: str = ""
     #: The class of solutions the status speaks for and the solution belongs to ("" = all).
     scope: str = ""
+    #: A lower bound valid for the solutions of ``scope`` only (``bound`` holds for all).
+    class_bound: float | None = None
     #: The method's own objective value of ``solution`` (a model's or solver's, converted to the
     #: evaluator's units); recorded as metric ``internal_objective`` so tests can hold it to the
     #: evaluator's score. None: the method has no value of its own for this solution.
@@ -102,6 +105,10 @@ class Method:
     ``exact`` methods prove bounds; every exact method, and every other method that runs a
     solver's search, runs under a time limit, its own ``default_time_limit`` unless the caller
     gives one, so nothing runs for hours by accident.
+
+    ``solvers`` names the LP / MILP back-ends (:mod:`packgap.solvers.catalogue`) a method
+    that hands a model to one takes as ``SolveOptions.solver`` (``--solver``); a method
+    without them (heuristics, CP-SAT models) runs with the default and records none.
     """
 
     family: str
@@ -111,6 +118,7 @@ class Method:
     exact: bool = False
     defaults: Mapping[str, Any] = field(default_factory=dict)
     default_time_limit: float | None = None
+    solvers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.exact and self.default_time_limit is None:
@@ -136,10 +144,21 @@ class Method:
         return params
 
     def options_for(self, options: SolveOptions) -> SolveOptions:
-        """``options`` with this method's default time limit when the caller set none."""
+        """``options`` with this method's default time limit when the caller set none, and the
+        default solver when the method takes no other."""
         if options.time_limit is None and self.default_time_limit is not None:
-            return replace(options, time_limit=self.default_time_limit)
+            options = replace(options, time_limit=self.default_time_limit)
+        if options.solver not in self.solvers and options.solver != catalogue.DEFAULT:
+            options = replace(options, solver=catalogue.DEFAULT)
         return options
+
+    def check_solver(self, solver: str) -> None:
+        """Refuse a ``solver`` this method does not take (one method named on its own)."""
+        if solver != catalogue.DEFAULT and solver not in self.solvers:
+            raise PackgapError(
+                f"--solver {solver}: method {self.name!r} hands no model to an LP / MILP solver"
+                + (f" (it takes {', '.join(self.solvers)})" if self.solvers else "")
+            )
 
 
 @dataclass(frozen=True)
@@ -165,6 +184,9 @@ class Deferred:
             raise PackgapError(f"{self.target!r} cannot be imported: {exc}") from exc
         return function
 
+
+#: The ``solvers`` of a method that hands an LP or MILP to a solver: every back-end.
+LP_SOLVERS = catalogue.NAMES
 
 #: Seconds an exact method may run when the caller names no ``--time-limit``.
 DEFAULT_EXACT_TIME_LIMIT = 300.0

@@ -14,7 +14,13 @@ from typing import Any
 
 from packgap.analysis.method import Clock, Method, MethodOutput, RunContext
 from packgap.analysis.store import ResultStore, params_key
-from packgap.errors import OptimalityViolationError, PackgapError, TimeLimitReached, ValidationError
+from packgap.errors import (
+    OptimalityViolationError,
+    PackgapError,
+    SolverUnavailableError,
+    TimeLimitReached,
+    ValidationError,
+)
 from packgap.family import Family
 from packgap.result import SolveResult, Status, beats, certified_gap
 from packgap.solvers.outcome import SolveOptions
@@ -30,8 +36,10 @@ def solve(
 ) -> SolveResult:
     """Run ``method`` on ``instance``; the result's objective comes from the evaluator.
 
-    Expected trouble inside the method (a missing solver, an instance a model cannot take)
-    becomes status ``error`` with its message, so a comparison keeps what it already has.
+    Expected trouble inside the method (an instance a model cannot take) becomes status
+    ``error`` with its message, so a comparison keeps what it already has; a solver that
+    cannot run here (not installed, no licence, a model over a size-limited licence) raises
+    :class:`~packgap.errors.SolverUnavailableError`, since every later cell would fail alike.
     An answer that fails validation raises: an invalid answer is an error, not a number.
     """
     resolved = method.resolve_params(params or {})
@@ -39,7 +47,7 @@ def solve(
     ctx = RunContext(options, resolved, Clock())
     try:
         output = method.run(instance, ctx)
-    except ValidationError:
+    except (ValidationError, SolverUnavailableError):
         raise
     except TimeLimitReached as exc:
         output = MethodOutput(None, Status.TIMEOUT, message=str(exc))
@@ -62,10 +70,13 @@ def solve(
     finite = objective is None or math.isfinite(objective)
     if (output.solution is None or not finite) and status in (Status.OPTIMAL, Status.FEASIBLE):
         status = Status.ERROR
-    if objective is not None and finite and bound is not None:
-        if beats(objective, bound):
-            raise_below_bound(method.name, instance.name, objective, bound)
-        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, bound) == 0:
+    # A class bound holds for the method's own answer: it lies in the method's scope.
+    own = [b for b in (bound, output.class_bound) if b is not None and math.isfinite(b)]
+    if objective is not None and finite and own:
+        for proven in own:
+            if beats(objective, proven):
+                raise_below_bound(method.name, instance.name, objective, proven)
+        if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, max(own)) == 0:
             status = Status.OPTIMAL
     result = SolveResult(
         family=family.name,
@@ -78,13 +89,14 @@ def solve(
         solver=output.solver,
         solver_version=output.solver_version,
         seed=options.seed,
-        params=result_params(resolved, options),
+        params=result_params(resolved, options, method),
         metrics=metrics,
         solution=solution_doc,
         message=message,
         build_s=build,
         solve_s=wall - build,
         scope=output.scope,
+        class_bound=output.class_bound,
     )
     # Alone, a result is certified by its own proofs; compare adds every other method's.
     return result.with_gaps(None, result.own_proofs())
@@ -123,16 +135,20 @@ def find_stored(
 ) -> SolveResult | None:
     """The stored result of ``method`` with ``params`` (defaults for the rest) on the instance
     ``digest``, if any: the one lookup compare and sweep share, so both resume the same cells."""
-    key = result_params(method.resolve_params(params or {}), method.options_for(options))
+    key = result_params(method.resolve_params(params or {}), method.options_for(options), method)
     return store.find(digest, method.name, options.seed, params_key(key))
 
 
-def result_params(params: Mapping[str, Any], options: SolveOptions) -> dict[str, Any]:
-    """The parameters a result row records: the method's own plus the solver options. A time
-    limit is recorded as a float, so that ``time_limit = 60`` in a spec file finds the rows of
-    ``--time-limit 60``."""
+def result_params(params: Mapping[str, Any], options: SolveOptions, method: Method) -> dict[str, Any]:
+    """The parameters a result row records: the method's own plus the solver options (the LP /
+    MILP ``solver`` where the method takes one, so that a HiGHS row never answers for SCIP's
+    cell). A time limit is recorded as a float, so that ``time_limit = 60`` in a spec file finds
+    the rows of ``--time-limit 60``."""
     time_limit = None if options.time_limit is None else float(options.time_limit)
-    return {**params, "time_limit": time_limit, "mip_gap": options.mip_gap, "threads": options.threads}
+    recorded = {**params, "time_limit": time_limit, "mip_gap": options.mip_gap, "threads": options.threads}
+    if method.solvers:
+        recorded["solver"] = options.solver
+    return recorded
 
 
 def _failed(
@@ -155,7 +171,7 @@ def _failed(
         solver="",
         solver_version="",
         seed=options.seed,
-        params=result_params(params, options),
+        params=result_params(params, options, method),
         message=message,
     )
 
@@ -164,8 +180,10 @@ def check_against_optimum(results: Sequence[SolveResult]) -> list[SolveResult]:
     """Add the certified and best-found gaps, and fail loudly when any objective beats a bound
     or a proven optimum of its own class (or of every class) of another method on the same instance.
 
-    A bound holds for every solution; an ``optimal`` status only within its result's ``scope``
-    (sharing's non-preemptive optimum does not bind preemptive Tiresias)."""
+    A bound holds for every solution; an ``optimal`` status and a ``class_bound`` only within
+    their result's ``scope`` (sharing's non-preemptive optimum and class bound do not bind
+    preemptive Tiresias). A result's certified gap is against the highest of the proofs that
+    hold for its class (:meth:`~packgap.result.SolveResult.own_proofs` of every result)."""
     objectives = [r.objective for r in results if r.objective is not None]
     best = min(objectives) if objectives else None
     proofs = [p for r in results for p in r.own_proofs()]

@@ -5,6 +5,7 @@
     time_limit = 60          # seconds per exact method (optional)
     repetitions = 1          # runs per (instance, method), each with its own derived seed
     seed = 0                 # base of the per-run seeds
+    solvers = ["highs", "scip"]  # LP / MILP solvers of the methods that take one (default: highs)
 
     [[generate]]             # instances from a generator: sizes x seeds
     generator = "planning"
@@ -24,7 +25,9 @@
 
 Every key and type is checked before any cell runs (``true`` is not a number), each message
 naming the file and the key path: ``seed`` in [0, 2**31 - 1], ``threads`` in [1, 1024],
-``repetitions`` in [1, 1000], ``[params.NAME]`` a method of the sweep with its own parameters.
+``repetitions`` in [1, 1000], ``[params.NAME]`` a method of the sweep with its own parameters,
+``solvers`` names of :mod:`packgap.solvers.catalogue` (each installed): a method that takes a
+solver runs once per solver, every other method once.
 
 Per-run seeds are derived by hashing (base seed, instance digest, method, repetition)
 (benchopt), so adding an instance or a method never changes another cell's seed.
@@ -47,8 +50,9 @@ from packgap.analysis.sweep import Cell
 from packgap.errors import PackgapError
 from packgap.fields import check_seed, check_threads, check_time_limit
 from packgap.instances.traces import user_trace_file
+from packgap.solvers import catalogue
 
-_TOP = {"time_limit", "threads", "repetitions", "seed", "generate", "trace", "params", "traces"}
+_TOP = {"time_limit", "threads", "repetitions", "seed", "generate", "trace", "params", "traces", "solvers"}
 _GENERATE = {"generator", "sizes", "seeds", "options", "methods"}
 _TRACE = {"builder", "path", "options", "methods"}
 #: Most runs per (instance, method): each is a full solve, so more is a typo, not a sweep.
@@ -151,6 +155,18 @@ def _instances(doc: Mapping[str, Any], traces: str | None) -> list[tuple[str, di
     return instances
 
 
+def _solvers(value: Any) -> list[str]:
+    """``solvers``: a non-empty list of distinct installed solver names."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise PackgapError(f"solvers: expected a list of solver names, got {value!r}")
+    if len(set(value)) != len(value):
+        raise PackgapError(f"solvers: {value!r} names a solver twice")
+    for name in value:
+        catalogue.check_name(name, "solver in solvers")
+        catalogue.require(name)
+    return list(value)
+
+
 def _params(doc: Mapping[str, Any], instances: list[tuple[str, dict[str, Any], list[str]]]) -> dict[str, Any]:
     """``[params.METHOD]`` tables, each naming a method of the sweep and only its parameters."""
     chosen = {(family, m) for family, _, methods in instances for m in methods}
@@ -191,11 +207,15 @@ def load_spec(path: Path) -> SweepSpec:
         if not instances:
             raise PackgapError("no [[generate]] or [[trace]] entry")
         params = _params(doc, instances)
+        solvers = _solvers(doc.get("solvers", [catalogue.DEFAULT]))
     cells = []
     for family, document, methods in instances:
         digest = instance_digest(document)
         for method in methods:
+            takes = registry.method(family, method).solvers
+            each: list[str | None] = [s for s in solvers if s in takes] or [None]
             for rep in range(repetitions):
                 seed = run_seed(base, digest, method, rep)
-                cells.append(Cell(family, document, method, seed, params.get(method, {})))
+                for solver in each:
+                    cells.append(Cell(family, document, method, seed, params.get(method, {}), solver))
     return SweepSpec(cells, time_limit, threads)

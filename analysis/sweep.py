@@ -31,16 +31,19 @@ from packgap.solvers.outcome import SolveOptions
 @dataclass(frozen=True)
 class Cell:
     """One (instance, method) run; ``seed`` None runs with the sweep's seed, ``params`` are the
-    method's parameters (defaults for the rest)."""
+    method's parameters (defaults for the rest), ``solver`` None runs on the sweep's solver."""
 
     family: str
     instance: dict[str, Any]  # canonical instance document, so workers need no files
     method: str
     seed: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    solver: str | None = None
 
     def options(self, options: SolveOptions) -> SolveOptions:
-        return options if self.seed is None else replace(options, seed=self.seed)
+        if self.seed is not None:
+            options = replace(options, seed=self.seed)
+        return options if self.solver is None else replace(options, solver=self.solver)
 
 
 def solve_cell(cell: Cell, options: SolveOptions) -> dict[str, Any]:

@@ -5,6 +5,7 @@ building, solving, validation and scoring. The promise is ``wall <= 1.05 x limit
 
     python -m benchmarks.time_limits --limits 5,20 [--families placement,sharing]
     python -m benchmarks.time_limits --limits 1,5 --large
+    python -m benchmarks.time_limits --limits 5 --solver scip   # the methods that take a solver, on SCIP
 
 ``--large`` runs the methods that take a time limit on :data:`LARGE_CASES`, where the limit
 was broken by work done before it was armed or after it had passed (placement: 146 s under
@@ -66,25 +67,29 @@ def instance(family: str, options: Mapping[str, Any]) -> Any:
     return registry.generator(family).build(options)
 
 
-def timed(family: str, options: Mapping[str, Any], method: str, limit: float) -> Timing:
+def timed(family: str, options: Mapping[str, Any], method: str, limit: float, solver: str = "highs") -> Timing:
     inst = instance(family, options)
     start = time.perf_counter()
-    options_ = SolveOptions(time_limit=limit)
+    options_ = SolveOptions(time_limit=limit, solver=solver)
     result = solve(registry.family(family), inst, registry.method(family, method), options=options_)
     wall = time.perf_counter() - start
     size = ",".join(f"{k}={v}" for k, v in options.items() if k != "seed")
     return Timing(family, size, method, limit, wall, str(result.status))
 
 
-def every_run(limits: list[float], families: list[str] | None = None, large: bool = False) -> Iterator[Timing]:
+def every_run(
+    limits: list[float], families: list[str] | None = None, large: bool = False, solver: str = "highs"
+) -> Iterator[Timing]:
     """Every method on :data:`CASES`; with ``large``, those that take a time limit on
-    :data:`LARGE_CASES`."""
+    :data:`LARGE_CASES`; with another ``solver`` than HiGHS, only the methods that take it."""
     for limit in limits:
         for family, options in LARGE_CASES if large else CASES:
             if families is None or family in families:
                 for name, method in registry.methods(family).items():
+                    if solver != "highs" and solver not in method.solvers:
+                        continue
                     if not large or method.options_for(SolveOptions()).time_limit is not None:
-                        yield timed(family, options, name, limit)
+                        yield timed(family, options, name, limit, solver)
 
 
 def main() -> None:
@@ -92,10 +97,11 @@ def main() -> None:
     parser.add_argument("--limits", default="5,20", help="comma-separated time limits in seconds")
     parser.add_argument("--families", default=None, help="comma-separated families (default: all)")
     parser.add_argument("--large", action="store_true", help="the methods with a time limit on LARGE_CASES")
+    parser.add_argument("--solver", default="highs", help="LP / MILP solver (another: only the methods taking it)")
     args = parser.parse_args()
     worst: Timing | None = None
     families = args.families.split(",") if args.families else None
-    for t in every_run([float(x) for x in args.limits.split(",")], families, args.large):
+    for t in every_run([float(x) for x in args.limits.split(",")], families, args.large, args.solver):
         flag = "" if t.kept else "  OVER"
         line = f"{t.family:12} {t.size:18} {t.method:20} {t.limit:5g} s  wall {t.wall:7.2f} s  {t.status}{flag}"
         print(line, flush=True)

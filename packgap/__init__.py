@@ -21,7 +21,8 @@ __version__ = "0.1.0"
 
 def solve(instance: Any, method: str, **options: Any) -> SolveResult:
     """Solve an instance (file path, document or instance object) with one registered method;
-    ``options``: ``time_limit``, ``seed``, ``threads``, ``params``. See :func:`packgap.analysis.api.solve`."""
+    ``options``: ``time_limit``, ``seed``, ``threads``, ``params``, ``solver``. See
+    :func:`packgap.analysis.api.solve`."""
     from packgap.analysis.api import solve as api_solve
 
     return api_solve(instance, method, **options)
@@ -29,7 +30,7 @@ def solve(instance: Any, method: str, **options: Any) -> SolveResult:
 
 def compare(instances: Any, methods: Any = "all", **options: Any) -> Any:
     """Methods on instances as a pandas DataFrame; ``options``: ``time_limit``, ``seed``,
-    ``threads``, ``store``. See :func:`packgap.analysis.api.compare`."""
+    ``threads``, ``store``, ``solver``. See :func:`packgap.analysis.api.compare`."""
     from packgap.analysis.api import compare as api_compare
 
     return api_compare(instances, methods, **options)

@@ -69,6 +69,9 @@ class SolveResult:
     (it differs only where the class has a proven optimum of its own: sharing's non-preemptive
     policies); ``best_found_gap`` is against the best objective any method found. ``solve`` fills
     them from the method's own bound, ``compare`` from every method's on the instance.
+    ``class_bound`` is a lower bound that holds for the solutions of ``scope`` only (sharing's
+    ``class-bound``: every non-preemptive schedule); ``compare`` holds every result of that class
+    to it and takes it into their certified gap, never into ``certified_gap_all_classes``.
 
     A result holds no non-finite number: an infinite or NaN objective, bound, primal gap or
     metric becomes None on construction and the message says which and why (issue 17), so
@@ -96,10 +99,18 @@ class SolveResult:
     certified_gap: float | None = None
     certified_gap_all_classes: float | None = None
     bound_source: str = ""
+    class_bound: float | None = None
 
     def __post_init__(self) -> None:
         dropped = []
-        for name in ("objective", "bound", "best_found_gap", "certified_gap", "certified_gap_all_classes"):
+        for name in (
+            "objective",
+            "bound",
+            "best_found_gap",
+            "certified_gap",
+            "certified_gap_all_classes",
+            "class_bound",
+        ):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 dropped.append(f"{name} {value}")
@@ -114,15 +125,20 @@ class SolveResult:
 
     @property
     def gap(self) -> float | None:
-        """Gap against this method's own bound alone (a solver's MIP gap); the number to report
-        is :attr:`certified_gap`, which takes every method's bounds on the instance."""
-        return certified_gap(self.objective, self.bound)
+        """Gap against this method's own bounds alone (a solver's MIP gap; its solution lies in its
+        ``scope``, so its class bound holds for it too); the number to report is
+        :attr:`certified_gap`, which takes every method's bounds on the instance."""
+        bounds = [b for b in (self.bound, self.class_bound) if b is not None]
+        return certified_gap(self.objective, max(bounds) if bounds else None)
 
     def own_proofs(self) -> list[ProvenBound]:
-        """What this result proves: its bound (all classes) and, when optimal, its objective (its class)."""
+        """What this result proves: its bound (all classes), its class bound and, when optimal, its
+        objective (both for its class)."""
         proofs = []
         if self.status == Status.OPTIMAL and self.objective is not None:
             proofs.append(ProvenBound(self.objective, self.method, "optimum", self.scope))
+        if self.class_bound is not None:
+            proofs.append(ProvenBound(self.class_bound, self.method, "class bound", self.scope))
         if self.bound is not None:
             proofs.append(ProvenBound(self.bound, self.method, "bound", ""))
         return proofs
@@ -154,6 +170,7 @@ class SolveResult:
             "bound_source": self.bound_source,
             "certified_gap_all_classes": self.certified_gap_all_classes,
             "best_found_gap": self.best_found_gap,
+            "class_bound": self.class_bound,
             "wall_s": self.wall_s,
             "build_s": self.build_s,
             "solve_s": self.solve_s,
@@ -193,6 +210,7 @@ class SolveResult:
             certified_gap=doc["certified_gap"] if "certified_gap" in doc else _old_certified_gap(doc),
             certified_gap_all_classes=doc.get("certified_gap_all_classes", doc.get("bound_gap")),
             bound_source=doc.get("bound_source", ""),
+            class_bound=doc.get("class_bound"),
         )
 
 

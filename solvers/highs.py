@@ -56,7 +56,7 @@ def version() -> str:
     return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"
 
 
-def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
+def solve_highs(model: Any, options: SolveOptions) -> SolverOutcome:
     """Solve a Pyomo model with HiGHS, loading the incumbent into the model's variables."""
     from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 

@@ -1,20 +1,12 @@
-"""The raw ``highspy`` back-end: linear and mixed-integer programs handed to HiGHS as numpy arrays.
+"""The raw ``highspy`` back-end of the matrix layer (:mod:`packgap.solvers.matrix`).
 
-For models built column by column (column generation) or too large for Pyomo's
-per-nonzero cost (about 17 us, DESIGN.md): rows are declared once, columns arrive as CSC
-arrays, and the same HiGHS instance is re-solved warm after each batch of new columns.
-:mod:`packgap.solvers.highspy_mip` solves a whole array MIP in one call through the same model.
-
-Conventions: minimisation; row duals ``y`` and reduced costs ``c - A^T y`` as HiGHS reports
-them (a binding ``<=`` row has ``y <= 0``). The duals are floating-point numbers from a
-possibly unfinished solve; a caller that needs a certified bound recomputes it from them
-(weak duality), it never trusts ``objective``.
+Rows are declared once, columns arrive as CSC arrays, and the same HiGHS instance is re-solved
+warm after each batch of new columns (column generation). Conventions are the matrix layer's.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +14,7 @@ import numpy as np
 from packgap.errors import SolverUnavailableError
 from packgap.result import Status
 from packgap.solvers.interrupt import stoppable
+from packgap.solvers.matrix import Columns, LpSolution
 from packgap.solvers.outcome import SolveOptions
 
 #: HiGHS 1.12's ``presolve_rule_off`` bit for MIP probing (its log: "Rule 15 (bit 32768): Probing").
@@ -36,38 +29,8 @@ def _highspy() -> Any:
     return highspy
 
 
-@dataclass(frozen=True)
-class Columns:
-    """A batch of columns in CSC form: ``starts[i]:starts[i + 1]`` indexes column i's entries."""
-
-    cost: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-    starts: np.ndarray
-    rows: np.ndarray
-    values: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.cost)
-
-
-@dataclass(frozen=True)
-class LpSolution:
-    """One solve: ``x`` (None without a primal point), row duals ``y`` and reduced costs
-    ``dj`` (None for a MIP or without a dual point)."""
-
-    status: Status
-    objective: float | None
-    x: np.ndarray | None
-    y: np.ndarray | None
-    dj: np.ndarray | None
-    mip_bound: float | None
-    wall_s: float
-    message: str
-
-
 class HighsModel:
-    """A HiGHS model with fixed rows, grown by :meth:`add_columns` and solved repeatedly."""
+    """:class:`~packgap.solvers.matrix.LpModel` on one HiGHS instance, kept between solves."""
 
     def __init__(self, row_lower: np.ndarray, row_upper: np.ndarray, options: SolveOptions) -> None:
         hs = _highspy()

@@ -84,3 +84,20 @@ def stoppable(stop: Callable[[], None]) -> Iterator[None]:
         # A solver that runs Python callbacks in this thread (highspy) may take the
         # KeyboardInterrupt inside one and drop it; the stopped answer must still not count.
         raise KeyboardInterrupt
+
+
+@contextmanager
+def sigint_restored() -> Iterator[None]:
+    """Run the block and put Python's SIGINT handler back afterwards, for a solver that installs
+    its own during a solve and leaves the system default behind (Xpress 9.9, seen with strace:
+    a Ctrl-C after its solve would end the process, exit 130, without cleanup). Only in the main
+    thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)

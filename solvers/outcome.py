@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from packgap.errors import PackgapError
 from packgap.fields import check_seed, check_threads, check_time_limit
 from packgap.result import Status
+from packgap.solvers import catalogue
 
 #: Least time (s) worth handing a solver; with less left the model is not solved at all.
 MIN_SOLVE_S = 0.05
@@ -25,7 +26,11 @@ class SolveOptions:
     branch-and-bound node limit (``mip_max_nodes``), ``deterministic_time`` CP-SAT's
     ``max_deterministic_time`` (its own work units, roughly seconds), ``iteration_limit`` HiGHS's
     simplex and interior-point iteration limits for an LP. Reproductions set these
-    and keep ``time_limit`` only as a backstop far above them.
+    and keep ``time_limit`` only as a backstop far above them. Every back-end takes the node
+    and iteration limits under its own names (SCIP: ``limits/nodes``, ``lp/iterlim``).
+
+    ``solver`` is the LP / MILP back-end of the exact methods that hand a model to one
+    (:mod:`packgap.solvers.catalogue`); CP-SAT models ignore it.
     """
 
     time_limit: float | None = None
@@ -35,8 +40,10 @@ class SolveOptions:
     node_limit: int | None = None
     deterministic_time: float | None = None
     iteration_limit: int | None = None
+    solver: str = catalogue.DEFAULT
 
     def __post_init__(self) -> None:
+        catalogue.check_name(self.solver)
         check_time_limit(self.time_limit)
         check_threads(self.threads)
         check_seed(self.seed)

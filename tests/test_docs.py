@@ -53,9 +53,17 @@ def test_every_family_has_a_page_with_its_tables(family: str) -> None:
     page = ROOT / "docs" / "families" / f"{family}.md"
     assert page.is_file(), f"docs/families/{family}.md is missing"
     text = page.read_text(encoding="utf-8")
-    for table in ("methods", "heuristics", "models", "generators", "reproductions", "demo"):
+    for table in ("methods", "heuristics", "models", "generators", "demo"):
         assert f"<!-- packgap:{table} {family} -->" in text
+    paper = {"planning": "gaps", "packing": "cuckoo", "placement": "pal", "calibration": "gimbal"}
+    assert f"<!-- packgap:reproductions {paper.get(family, 'sjf-bsbf')} -->" in text
     assert f"families/{family}.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_a_papers_reproductions_expand_with_their_modules() -> None:
+    table = hooks.expand("<!-- packgap:reproductions sjf-bsbf -->")
+    assert "| `sjf-bsbf-table3` | Table III |" in table
+    assert "`packgap.paper_figures.sjf_bsbf.table3_table4`" in table
 
 
 def test_a_placeholder_expands_to_the_kit_and_an_unknown_one_fails() -> None:

@@ -43,12 +43,15 @@ CORE_CONTRACTS = {
 SOLVING = {
     "solve_cpsat",
     "solve_pyomo",
+    "solve_highs",
     "solve_mip",
     "min_cost_flow",
     "assignment",
     "capacitated_assignment",
     "max_weight_matching",
     "HighsModel",
+    "open_model",
+    "solve_arrays",
     "SolveOptions",
     "SolverOutcome",
     "MipSolution",
@@ -173,7 +176,7 @@ def test_the_models_rule_sees_every_way_in(tmp_path: Path) -> None:
         "from packgap.solvers import flow\nflow.min_cost_flow()",
         "from packgap import solvers\nsolvers.highs.solve_pyomo()",
         "import packgap.solvers.highs\npackgap.solvers.highs.solve_pyomo()",
-        "import packgap.solvers.highspy_mip as m\nm.solve_mip()",
+        "import packgap.solvers.matrix as m\nm.solve_mip()",
         "def f():\n    from packgap.solvers.outcome import SolveOptions",
     ):
         module.write_text(source)

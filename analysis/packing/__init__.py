@@ -27,7 +27,18 @@ def _generate(opts: Mapping[str, Any]) -> Any:
 def _muri(path: Path, opts: Mapping[str, Any]) -> Any:
     from packgap.instances.packing import muri
 
-    return muri.build(path, opts.get("seed", 0), max_jobs=opts.get("max_jobs"), **_types(opts))
+    interleaving = {"interleaving": opts["interleaving"]} if "interleaving" in opts else {}
+    return muri.build(path, opts.get("seed", 0), max_jobs=opts.get("max_jobs"), **_types(opts), **interleaving)
+
+
+#: ``from-trace muri``'s GPU mix: Muri's own cluster, not CUCKOO's Table 7.
+MURI_GPU_TYPES = Option("gpu_types", str, "NAME:COUNT,... GPU mix (default: V100:64, Muri's 8 x 8 testbed).")
+MURI_INTERLEAVING = Option(
+    "interleaving",
+    str,
+    "Ground-truth interleaving model (default: am; muri: Muri's released simulator).",
+    choices=("am", "muri-p", "muri"),
+)
 
 
 MAX_JOBS = Option("max_jobs", int, "Keep only the first N jobs (submit order).", minimum=1, maximum=MAX_SIZE)
@@ -91,7 +102,12 @@ KIT = FamilyKit(
             "Muri trace CSV -> packing instance (instances/packing/muri.py)",
             "packing",
             _muri,
-            (SEED, Option("max_jobs", int, "Keep only the first N jobs.", minimum=1), GPU_TYPES),
+            (
+                SEED,
+                Option("max_jobs", int, "Keep only the first N jobs.", minimum=1),
+                MURI_GPU_TYPES,
+                MURI_INTERLEAVING,
+            ),
         ),
         *(
             TraceBuilder(

@@ -1,14 +1,20 @@
 """Methods of the ``packing`` family: CUCKOO's and Muri's packing + planning pipelines.
 
 Each method is ``packer+planner`` (``packgap.heuristics.packing.pipeline``): packer ``dab`` (CUCKOO,
-eq. 12), ``blossom`` (Muri, efficiency only) or ``none``, then planner ``mchp`` (CUCKOO,
-eq. 13-14), ``fifo`` or ``edf`` (section 4.5 baselines). ``estimator = "auto"`` lets the
-packer pick its own interleaving model (AM for DAB and none, Muri-P for Blossom).
+eq. 12), ``blossom`` (Muri as CUCKOO reads it: efficiency only, Muri-P, pairs), ``muri`` (Muri
+as released: used-ratio weights, ``multi_resource=4``, groups of up to 4) or ``none``, then
+planner ``mchp`` (CUCKOO, eq. 13-14), ``fifo`` or ``edf`` (section 4.5 baselines).
+``estimator = "auto"`` lets the packer pick its own interleaving model (AM for DAB and none,
+Muri-P for Blossom, Muri's released model for muri).
 
 ``homogeneous_as = "RTX4090"`` makes packing and planning blind to heterogeneity
 (CUCKOO-Homo of Table 14 with ``dab+mchp``).
 
-``packer+exact-plan`` keeps the packer's groups and plans them exactly (CP-SAT, warm-started
+The exact models' class of solutions is groups of at most two jobs (CUCKOO's pairs): their
+optima and bounds hold there, the pair packers' answers warm-start them, and a ``muri``
+answer with groups of three or four lies outside it.
+
+``packer+exact-plan`` (pair packers) keeps the packer's groups and plans them exactly (CP-SAT, warm-started
 from the best of the packer's heuristic plans and never worse than it): against ``exact-*``
 and the ``packer+planner`` rows it splits a pipeline's gap into the part the packing loses
 and the part the planning loses.
@@ -25,9 +31,16 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT, Deferred, Method
+from packgap.analysis.method import DEFAULT_EXACT_TIME_LIMIT, LP_SOLVERS, Deferred, Method
 from packgap.analysis.packing.ti.settings import TiSettings
-from packgap.heuristics.packing.stages import PACKER_STAGES, PACKERS, PLANNER_STAGES, PLANNERS, pipeline_defaults
+from packgap.heuristics.packing.stages import (
+    PACKER_STAGES,
+    PACKERS,
+    PAIR_PACKERS,
+    PLANNER_STAGES,
+    PLANNERS,
+    pipeline_defaults,
+)
 
 #: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
 RUNS = "packgap.analysis.packing.runs"
@@ -58,7 +71,7 @@ EXACT_PLANNING: tuple[Method, ...] = tuple(
         # No bound to prove, but a CP-SAT search: unlimited, it ran for hours at 20 jobs.
         default_time_limit=DEFAULT_EXACT_TIME_LIMIT,
     )
-    for packer in PACKERS
+    for packer in PAIR_PACKERS
 )
 
 METHODS: tuple[Method, ...] = (
@@ -71,6 +84,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_exact_ti"),
         exact=True,
         defaults=asdict(TiSettings()),
+        solvers=LP_SOLVERS,
     ),
     Method(
         "packing",
@@ -78,6 +92,7 @@ METHODS: tuple[Method, ...] = (
         "tiny cross-check: big-M pairing + GPU type + start + order MILP (Pyomo + HiGHS), one GPU demand",
         Deferred(f"{RUNS}:run_exact_milp"),
         exact=True,
+        solvers=LP_SOLVERS,
     ),
     Method(
         "packing",

@@ -18,6 +18,12 @@
 Jobs demanding more GPUs than any type has free wait for a later round. Metrics come from
 the family evaluator on the run's solution (validated first); the queue statistics from the
 run's step series.
+
+``muri-s`` and ``muri-l`` are Muri's own online schedulers as released
+(:mod:`packgap.heuristics.packing.muri_online`): event-driven, regrouping and preempting at
+every event, so a run is no packing solution (a job runs in many groups); :func:`muri_report`
+checks each job's outcome (once, after its arrival) and scores the completions with eq. 8-10
+as the family's evaluator does.
 """
 
 from __future__ import annotations
@@ -27,11 +33,14 @@ from dataclasses import asdict, dataclass, replace
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
 from packgap.analysis.packing.methods import BY_NAME, PIPELINE_NAMES
 from packgap.analysis.packing.online_bound import Reference
 from packgap.analysis.packing.runs import pipeline_options
-from packgap.errors import UnknownNameError
+from packgap.errors import UnknownNameError, ValidationError
 from packgap.gpus import GpuType
+from packgap.heuristics.packing.muri_online import MuriOnlineOptions, MuriRun, simulate_muri
 from packgap.heuristics.packing.pipeline import (
     PACKERS,
     PLANNERS,
@@ -204,4 +213,76 @@ def online_document(
         "instance": instance.name,
         "references": [asdict(r) for r in references],
         "pipelines": [report_to_dict(r) for r in reports],
+    }
+
+
+#: Muri's online schedulers (``run_sim.py --schedule``): Muri-S orders by remaining GPU time
+#: (``multi-resource-blossom-same-gpu``), Muri-L by attained GPU time (``...-unaware``).
+MURI_POLICIES: dict[str, MuriOnlineOptions] = {
+    "muri-s": MuriOnlineOptions(order="srsf"),
+    "muri-l": MuriOnlineOptions(order="las"),
+}
+
+
+def _check_muri(instance: PackingInstance, run: MuriRun) -> None:
+    """Every job completes once, starts no earlier than its arrival, ends after its start."""
+    arrival = {j.id: j.arrival for j in instance.jobs}
+    seen = [o.job for o in run.jobs]
+    problems = [f"job {j!r} completes {seen.count(j)} times" for j in arrival if seen.count(j) != 1]
+    early = [o for o in run.jobs if o.start < arrival[o.job] - TOL]
+    problems += [f"job {o.job!r} starts at {o.start} before it arrives at {arrival[o.job]}" for o in early]
+    problems += [f"job {o.job!r} ends before it starts" for o in run.jobs if o.completion < o.start - TOL]
+    if problems:
+        raise ValidationError("packing", problems)
+
+
+def muri_metrics(instance: PackingInstance, run: MuriRun) -> dict[str, float]:
+    """Eq. 8-10 and the queue statistics of a checked Muri run."""
+    _check_muri(instance, run)
+    jobs = {j.id: j for j in instance.jobs}
+    jct = np.array([o.completion - jobs[o.job].arrival for o in run.jobs])
+    late = sum(1 for o in run.jobs if o.completion > jobs[o.job].deadline + TOL)
+    mean, share = float(jct.mean()), late / len(run.jobs)
+    objective = {"weighted": instance.alpha * mean + instance.beta * share, "mean-jct": mean, "late-count": late}
+    makespan = max(o.completion for o in run.jobs)
+    return {
+        "objective": float(objective[instance.objective]),
+        "mean_jct_s": mean,
+        "p99_jct_s": float(np.percentile(jct, 99)),
+        "deadline_satisfaction": 1.0 - share,
+        "late_jobs": float(late),
+        "makespan_s": makespan,
+        "max_queue": float(max(v for _, v in run.queue)),
+        "mean_queue": window_mean(run.queue, 0.0, makespan),
+        "preemptions": float(sum(o.preemptions for o in run.jobs)),
+        "events": float(run.events),
+    }
+
+
+def muri_report(instance: PackingInstance, policy: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One run of ``muri-s`` or ``muri-l`` as a report document; ``params`` override Muri's
+    flags (``multi_resource``, ``packing_num``, ``weight_lbd``, ``autopack``, ``backend``) and
+    its loop's constants (``overhead``, ``coincide_s``, ``merge_rel``)."""
+    if policy not in MURI_POLICIES:
+        raise UnknownNameError("Muri policy", policy, list(MURI_POLICIES))
+    base = MURI_POLICIES[policy]
+    given = dict(params or {})
+    flag_names = set(asdict(base.flags))
+    allowed = flag_names | {"autopack", "overhead", "coincide_s", "merge_rel"}
+    for name in given:
+        if name not in allowed:
+            raise UnknownNameError("Muri parameter", name, sorted(allowed))
+    flags = replace(base.flags, **{k: v for k, v in given.items() if k in flag_names})
+    options = replace(base, flags=flags, **{k: v for k, v in given.items() if k not in flag_names})
+    run = simulate_muri(instance, options)
+    resolved = {"order": options.order, **asdict(flags), "autopack": options.autopack, "overhead": options.overhead}
+    return {
+        "pipeline": policy,
+        "params": resolved,
+        "metrics": muri_metrics(instance, run),
+        "run": {
+            "events": run.events,
+            "jobs": [asdict(o) for o in run.jobs],
+            "queue": [list(p) for p in run.queue],
+        },
     }

@@ -8,12 +8,11 @@ from dataclasses import replace
 from typing import Any
 
 from packgap.analysis.method import MethodOutput, RunContext
-from packgap.analysis.packing.methods import PIPELINES
 from packgap.analysis.packing.ti.driver import solve_ti
 from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.errors import TimeLimitReached, UnknownNameError
 from packgap.heuristics.packing.pipeline import packed_batches, run_pipeline
-from packgap.heuristics.packing.stages import PACKERS, PLANNERS, Packer, PipelineOptions, Planner
+from packgap.heuristics.packing.stages import PAIR_PACKERS, PLANNERS, Packer, PipelineOptions, Planner
 from packgap.models.packing import cpsat as cp_packing
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import place
@@ -22,7 +21,7 @@ from packgap.packing.instance import INTERLEAVINGS
 from packgap.result import Status
 from packgap.solvers.cpsat import solve_cpsat
 from packgap.solvers.cpsat import version as cpsat_version
-from packgap.solvers.highs import solve_pyomo
+from packgap.solvers.pyomo_models import solve_pyomo
 
 
 def pipeline_options(params: dict[str, Any]) -> PipelineOptions:
@@ -103,8 +102,9 @@ def _best(instance: PackingInstance, answers: list[PackingSolution]) -> PackingS
 
 
 def _pipelines(instance: PackingInstance) -> Iterator[PackingSolution]:
-    """Every pipeline's answer (PACKERS x PLANNERS, default options), one at a time."""
-    for packer in PACKERS:
+    """Every pair pipeline's answer (PAIR_PACKERS x PLANNERS, default options), one at a time:
+    the exact models' warm starts lie in their class (groups of at most two)."""
+    for packer in PAIR_PACKERS:
         for planner in PLANNERS:
             yield run_pipeline(instance, packer, planner, PipelineOptions())
 
@@ -120,8 +120,9 @@ def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | N
             answers.append(answer)
         return _best(instance, answers)
     packer, _, planner = name.partition("+")
-    if packer not in PACKERS or planner not in PLANNERS:
-        raise UnknownNameError("hint", name, [*(m.name for m in PIPELINES), "best", "none"])
+    if packer not in PAIR_PACKERS or planner not in PLANNERS:
+        pipelines = [f"{p}+{q}" for p in PAIR_PACKERS for q in PLANNERS]
+        raise UnknownNameError("hint", name, [*pipelines, "best", "none"])
     answers.append(run_pipeline(instance, packer, planner, PipelineOptions()))  # type: ignore[arg-type]
     return answers[-1]
 
@@ -174,7 +175,7 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
-    from packgap.solvers.highspy_lp import version
+    from packgap.solvers.catalogue import version
 
     hints = list(_pipelines(instance))
     try:
@@ -184,7 +185,8 @@ def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
         return MethodOutput(_best(instance, hints), Status.TIMEOUT, _best_bound(instance, None), message=message)
     finest = out.levels[-1].period if out.levels else float("nan")
     message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
-    return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)
+    solver = ctx.options.solver
+    return MethodOutput(out.solution, out.status, out.bound, f"{solver}+cp-sat", version(solver), message)
 
 
 def run_exact_plan(packer: Packer, instance: PackingInstance, ctx: RunContext) -> MethodOutput:

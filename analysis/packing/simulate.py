@@ -1,9 +1,15 @@
 """``packgap simulate`` on a packing instance: CUCKOO's online mode (:mod:`packgap.analysis.packing.online`).
 
 Jobs arrive over time, the waiting queue is re-packed and re-planned every round, groups are
-never preempted. The objective and metrics of every run come from the family's evaluator; a
-proven lower bound on mean JCT (and, with ``--reference``, the offline optimum or bound of an
-exact method) stands beside them.
+never preempted. ``muri-s`` and ``muri-l`` are Muri's own event-driven schedulers instead
+(regrouping and preempting at every event, :mod:`packgap.heuristics.packing.muri_online`;
+one GPU type; their iteration times are Muri's whatever the instance's ``interleaving``, so
+the pipelines beside them compare like for like on an instance with ``interleaving: muri``,
+e.g. ``from-trace muri --interleaving muri``); ``--interval`` and ``--on-events`` do not
+apply to them. The objective and
+metrics of every pipeline run come from the family's evaluator (a Muri run's from the same
+eq. 8-10 on its completions); a proven lower bound on mean JCT (and, with ``--reference``,
+the offline optimum or bound of an exact method) stands beside them.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ if TYPE_CHECKING:
 DEFAULT_INTERVAL = 60.0
 
 OPTIONS = (
-    Option("pipeline", str, "packing: pipeline(s), e.g. dab+mchp or all."),
+    Option("pipeline", str, "packing: pipeline(s), e.g. dab+mchp, muri-s, muri-l, or all (the pipelines)."),
     Option("interval", float, "packing: seconds between re-plans (0: only at arrivals/ends).", minimum=0),
     Option("on_events", bool, "packing: also re-plan at arrivals/ends."),
     Option(
@@ -37,20 +43,31 @@ OPTIONS = (
 METRICS = ("mean_jct_s", "p99_jct_s", "deadline_satisfaction", "late_jobs", "makespan_s", "max_queue", "mean_queue")
 
 
+#: Muri's own online schedulers (:data:`packgap.analysis.packing.online.MURI_POLICIES`).
+MURI_POLICIES = ("muri-s", "muri-l")
+
+
 def pipelines(text: str) -> list[str]:
-    """``"all"`` or a comma list of registered pipelines (an unknown one fails before any run)."""
+    """``"all"`` (every pipeline) or a comma list of registered pipelines and Muri policies
+    (an unknown one fails before any run)."""
     names = list(PIPELINE_NAMES) if text.strip() == "all" else [p.strip() for p in text.split(",") if p.strip()]
     for name in names:
-        if name not in PIPELINE_NAMES:
-            raise UnknownNameError("pipeline", name, list(PIPELINE_NAMES))
+        if name not in PIPELINE_NAMES and name not in MURI_POLICIES:
+            raise UnknownNameError("pipeline", name, [*PIPELINE_NAMES, *MURI_POLICIES])
     return names
 
 
 def run(
-    instance: PackingInstance, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+    instance: PackingInstance,
+    options: Mapping[str, Any],
+    seed: int,
+    time_limit: float | None,
+    tick: Tick,
+    *,
+    solver: str = "highs",
 ) -> dict[str, Any]:
     """Every chosen pipeline online, then the references; a JSON-ready document."""
-    from packgap.analysis.packing.online import compare_online, online_document
+    from packgap.analysis.packing.online import compare_online, muri_report, online_document, report_to_dict
     from packgap.analysis.packing.online_bound import references
     from packgap.solvers.outcome import SolveOptions
 
@@ -63,12 +80,19 @@ def run(
     reports = []
     tick("online runs", 0, len(names))
     for name in names:
-        reports += compare_online(instance, [name], interval_s=interval_s, on_events=bool(options.get("on_events")))
+        if name in MURI_POLICIES:
+            reports.append(muri_report(instance, name))
+        else:
+            online = compare_online(instance, [name], interval_s=interval_s, on_events=bool(options.get("on_events")))
+            reports += [report_to_dict(r) for r in online]
         tick(f"online: {name}", 1, None)
     refs = references(
-        instance, exact=reference, options=SolveOptions(time_limit=60.0 if time_limit is None else time_limit)
+        instance,
+        exact=reference,
+        options=SolveOptions(time_limit=60.0 if time_limit is None else time_limit, solver=solver),
     )
-    document = online_document(instance, reports, refs)
+    document = online_document(instance, [], refs)
+    document["pipelines"] = reports
     document["jobs"] = [{"id": j.id, "arrival_s": j.arrival, "deadline_s": j.deadline} for j in instance.jobs]
     return document
 
@@ -86,4 +110,6 @@ def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(r["pipeline"], r["metrics"]) for r in document["pipelines"]]
 
 
-SIMULATION = Simulation(kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs)
+SIMULATION = Simulation(
+    kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs, takes_solver=True
+)

@@ -110,6 +110,7 @@ SIMULATION = Simulation(
     run=Deferred(f"{SIMULATE}:run_trace"),
     table=Deferred(f"{SIMULATE}:table"),
     plot=Deferred("packgap.analysis.placement.plots:plot_trace_run"),
+    takes_solver=True,
 )
 
 KIT = FamilyKit(

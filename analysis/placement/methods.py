@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from packgap.analysis.method import Deferred, Method
+from packgap.analysis.method import LP_SOLVERS, Deferred, Method
 
 #: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
 RUNS = "packgap.analysis.placement.runs"
@@ -52,6 +52,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_exact_blocks"),
         exact=True,
         defaults={"dual_share": 0.5, "max_columns": 20_000, "dual_steps": 5000},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "placement",
@@ -60,6 +61,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_exact_milp"),
         exact=True,
         defaults={"prune": True},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "placement",

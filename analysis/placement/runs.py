@@ -18,8 +18,8 @@ from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.placement.simulator import Place
 from packgap.result import Status
 from packgap.solvers.cpsat import solve_cpsat
-from packgap.solvers.highs import solve_pyomo
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
+from packgap.solvers.pyomo_models import solve_pyomo
 
 
 def _cells_then(
@@ -119,8 +119,8 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
     from packgap.analysis.placement.exact_blocks.greedy import affordable, cheapest_first
     from packgap.analysis.placement.exact_blocks.search import dual_search, pruned_model, resume, settle
     from packgap.models.placement.block_paths import start_values
-    from packgap.solvers.highspy_lp import version
-    from packgap.solvers.highspy_mip import solve_mip
+    from packgap.solvers.catalogue import version
+    from packgap.solvers.matrix import solve_mip
 
     start = resort_blocks(instance, pal(instance))
     if affordable(instance):
@@ -139,7 +139,8 @@ def run_exact_blocks(instance: PlacementInstance, ctx: RunContext) -> MethodOutp
     if model is not None and not starved:
         mip = solve_mip(model.mip, ctx.solver_options(), start_values(model, found.solution))
     solution, status, bound, note = settle(found, model, mip, starved)
-    return MethodOutput(solution, status, bound, "packgap+highs", version(), note)
+    solver = ctx.options.solver
+    return MethodOutput(solution, status, bound, f"packgap+{solver}", version(solver), note)
 
 
 def exact_policy(options: SolveOptions, backend: str = "blocks") -> Place:

@@ -127,12 +127,18 @@ def run_document(trace: ClusterTrace, result: SimResult, scheduler: str, placeme
 
 
 def run_trace(
-    trace: ClusterTrace, options: Mapping[str, Any], seed: int, time_limit: float | None, tick: Tick
+    trace: ClusterTrace,
+    options: Mapping[str, Any],
+    seed: int,
+    time_limit: float | None,
+    tick: Tick,
+    *,
+    solver: str = "highs",
 ) -> dict[str, Any]:
     """A cluster trace round by round; with ``round_gaps`` N, every N-th round also solved exactly."""
     scheduler, placement = options.get("scheduler") or "fifo", options.get("placement") or "pal"
     every = options.get("round_gaps")
-    solve_options = SolveOptions(time_limit=10.0 if time_limit is None else time_limit)
+    solve_options = SolveOptions(time_limit=10.0 if time_limit is None else time_limit, solver=solver)
     kept: list[tuple[PlacementInstance, PlacementSolution]] = []
     placed = [0]
     tick(f"{placement}: simulating", 0, None)

@@ -7,7 +7,7 @@ method first runs, and the heuristics' defaults are their functions' keyword def
 
 from __future__ import annotations
 
-from packgap.analysis.method import Deferred, Method
+from packgap.analysis.method import LP_SOLVERS, Deferred, Method
 
 RUNS = "packgap.analysis.planning.runs"
 
@@ -48,6 +48,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_exact_milp"),
         exact=True,
         defaults={"hint": True},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "planning",

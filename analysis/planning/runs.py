@@ -98,7 +98,7 @@ class _Finished:
 
 def run_exact_milp(instance: PlanningInstance, ctx: RunContext) -> MethodOutput:
     from packgap.models.planning import milp as milp_planning
-    from packgap.solvers.highspy_mip import solve_mip
+    from packgap.solvers.matrix import solve_mip
 
     found = _Finished()
     try:

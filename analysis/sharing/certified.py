@@ -102,16 +102,54 @@ def measure_instance(inst: SharingInstance, seed: int, slots: int | None = None,
     return Gap(n, seed, best, cheap, bound, seconds, preemptive_ceiling(inst))
 
 
+@dataclass(frozen=True)
+class ClassGap:
+    """The class gap of one instance (issue 35): the best non-preemptive policy (FIFO, SJF,
+    SJF-FFS, SJF-BSBF) against the class bound of :mod:`packgap.models.sharing.run_lp`, never
+    below the preemption-valid bound ``bound_s`` (the rate LP or the cheap bound)."""
+
+    jobs: int
+    seed: int
+    best_s: float
+    bound_s: float
+    class_s: float
+    seconds: float
+    status: str
+
+    @property
+    def gap(self) -> float:
+        return (self.best_s - self.class_s) / self.best_s if self.best_s > 0 else 0.0
+
+    @property
+    def bound_gap(self) -> float:
+        return (self.best_s - self.bound_s) / self.best_s if self.best_s > 0 else 0.0
+
+
+def measure_class(inst: SharingInstance, seed: int, time_limit: float | None = 600.0) -> ClassGap:
+    """:class:`ClassGap` of ``inst`` (each LP built and solved within ``time_limit``)."""
+    best = min(FAMILY.evaluate(inst, p(inst)).objective for n, p in POLICIES.items() if n != "Tiresias")
+    n, arrivals = len(inst.jobs), sum(j.arrival for j in inst.jobs)
+    rate = lp_bound.solve(inst, None, time_limit)
+    start = time.perf_counter()
+    runs = lp_bound.solve(inst, None, time_limit, runs=True)
+    seconds = time.perf_counter() - start
+    valid = (rate.completion_sum - arrivals) / n
+    return ClassGap(n, seed, best, valid, max(valid, (runs.completion_sum - arrivals) / n), seconds, runs.status)
+
+
 #: Pollux's published 1x workloads inside the trace folder.
 POLLUX = "pollux/workloads/workload-{seed}.csv"
+#: Pollux's 240-job (1.5x) workloads, the paper's own sample size (section VI).
+POLLUX_240 = "pollux/workloads-1.5/workload-{seed}.csv"
 
 
-def pollux(seed: int) -> SharingInstance:
-    """Pollux's 1x workload ``workload-SEED.csv`` (trace folder as the loaders find it)."""
+def pollux(seed: int, files: str = POLLUX) -> SharingInstance:
+    """Pollux's 1x workload ``workload-SEED.csv`` (trace folder as the loaders find it), or
+    another load's with ``files`` (e.g. :data:`POLLUX_240`)."""
     from packgap.instances.sharing.traces import from_pollux
     from packgap.instances.traces import trace_file
 
-    return from_pollux(trace_file(POLLUX.format(seed=seed)))
+    return from_pollux(trace_file(files.format(seed=seed)))
 
 
 def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None, milp: bool = False) -> Gap:

@@ -1,4 +1,6 @@
-"""The rate LP bound (:mod:`packgap.models.sharing.rate_lp`) solved by HiGHS and certified.
+"""The rate LP bound (:mod:`packgap.models.sharing.rate_lp`) solved by HiGHS (or any back-end of
+:mod:`packgap.solvers.catalogue`) and certified, and with ``runs`` the class bound of
+:mod:`packgap.models.sharing.run_lp` (non-preemptive schedules only).
 
 The horizon is the makespan of the best non-preemptive heuristic schedule and each C_j is
 capped by that schedule's sum of completion times (every schedule at least as good stays
@@ -20,7 +22,7 @@ from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp
 from packgap.models.sharing.bound import completion_lower_bound
 from packgap.sharing import FAMILY, SharingInstance
-from packgap.solvers.highspy_lp import Columns, HighsModel
+from packgap.solvers.matrix import Columns, open_model
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
 #: Slots of the default grid: 60 up to :data:`MANY` jobs, 24 beyond (measured on the loaded
@@ -31,8 +33,8 @@ SLOTS, FEW_SLOTS, MANY = 60, 24, 50
 #: stops every run at the same point (deterministic) before the time limit does (the README's
 #: 6-job instances are proven within 396 nodes, 15 s CPU; 1,000 nodes took 66 s on an 8-job one).
 MILP_SLOTS, MILP_NODES = 30, 500
-#: Relative step down of HiGHS's MIP dual bound: its LPs are solved to feasibility tolerances
-#: of 1e-7, not exactly.
+#: Relative step down of the solver's MIP dual bound: its LPs are solved to feasibility
+#: tolerances (HiGHS 1e-7, SCIP 1e-6), not exactly.
 MIP_SLACK = 1e-6
 
 
@@ -61,10 +63,16 @@ def solve(
     time_limit: float | None = 60.0,
     milp: bool = False,
     iteration_limit: int | None = None,
+    solver: str = "highs",
+    runs: bool = False,
 ) -> LpBound:
     """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
     ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
-    ``iteration_limit``: HiGHS's, a work limit that stops at the same point on every run)."""
+    ``iteration_limit``: the solver's, a work limit that stops at the same point on every run;
+    ``solver``: the LP / MILP back-end, :mod:`packgap.solvers.catalogue`; ``runs``: with the run
+    intervals, a bound over non-preemptive schedules only, with the time beside each partner
+    model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
+    workload on the loaded machine)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -77,7 +85,9 @@ def solve(
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
             grid = slots or default_slots(len(instance.jobs), milp)
-            lp = rate_lp.build(instance, horizon, grid, cap, completion_slots=milp)
+            lp = rate_lp.build(
+                instance, horizon, grid, cap, completion_slots=milp, runs=runs, meetings=len(instance.jobs) <= MANY
+            )
     except TimeLimitReached as exc:
         return LpBound(None, cheap, str(exc))
     if time_limit is not None:
@@ -85,9 +95,9 @@ def solve(
         if time_limit < MIN_SOLVE_S:
             return LpBound(None, cheap, "time limit reached before solving the rate LP")
     options = SolveOptions(
-        time_limit=time_limit, node_limit=MILP_NODES if milp else None, iteration_limit=iteration_limit
+        time_limit=time_limit, node_limit=MILP_NODES if milp else None, iteration_limit=iteration_limit, solver=solver
     )
-    model = HighsModel(lp.row_lower, lp.row_upper, options)
+    model = open_model(lp.row_lower, lp.row_upper, options)
     m = lp.matrix
     model.add_columns(Columns(lp.cost, lp.lower, lp.upper, m.indptr, m.indices, m.data))
     if milp:
@@ -101,9 +111,22 @@ def solve(
     return LpBound(rate_lp.dual_bound(lp, solution.y), cheap, solution.message)
 
 
-def average_jct_bound(instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0) -> float:
+def average_jct_bound(
+    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0, solver: str = "highs"
+) -> float:
     """The bound as an average JCT (the family's objective)."""
     if not instance.jobs:
         return 0.0
-    total = solve(instance, slots, time_limit).completion_sum
+    total = solve(instance, slots, time_limit, solver=solver).completion_sum
     return (total - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
+
+
+def average_jct_class_bound(
+    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0
+) -> tuple[float, str]:
+    """The class bound (:mod:`packgap.models.sharing.run_lp`, never below the cheap bound) as an
+    average JCT, and HiGHS's status; valid for every non-preemptive schedule."""
+    if not instance.jobs:
+        return 0.0, "no jobs"
+    found = solve(instance, slots, time_limit, runs=True)
+    return (found.completion_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs), found.status

@@ -7,16 +7,25 @@ method reports as its bound a value that holds for preemptive schedules too (the
 bound of :mod:`packgap.models.sharing.bound`, the rate LP's of :mod:`packgap.models.sharing.rate_lp`
 (exact-bb), or the MILP relaxation's), and the non-preemptive
 optimum goes into the message (or, when the search stops early, its own bound on it: the
-least bound over the nodes it left open) and the status comes from that bound.
+least bound over the nodes it left open) and the status comes from that bound. ``class-bound``
+is the one bound that holds for non-preemptive schedules only (:mod:`packgap.models.sharing.run_lp`):
+its row carries it as ``class_bound`` with scope "non-preemptive", so ``compare`` holds FIFO, SJF,
+SJF-FFS and SJF-BSBF to it and puts it into their class gap, never into Tiresias'.
 """
 
 from __future__ import annotations
 
-from packgap.analysis.method import Deferred, Method
+from packgap.analysis.method import LP_SOLVERS, Deferred, Method
 from packgap.errors import PackgapError
 
 #: Where the methods run (:class:`~packgap.analysis.method.Deferred`: imported at the first run).
 RUNS = "packgap.analysis.sharing.runs"
+
+
+#: Tiresias's default queue thresholds as a parameter value: the simulator's three queues
+#: (:data:`packgap.heuristics.sharing.tiresias.DEFAULT_THRESHOLDS`, spelled here so that
+#: declaring the methods imports no NumPy).
+TIRESIAS_THRESHOLDS = "3250,7200"
 
 
 def parse_thresholds(text: str) -> tuple[float, ...]:
@@ -58,7 +67,7 @@ METHODS: tuple[Method, ...] = (
         "tiresias",
         "Tiresias discretised 2D-LAS, preemptive (VI-A 3)",
         Deferred(f"{RUNS}:run_tiresias"),
-        defaults={"thresholds": "3250"},
+        defaults={"thresholds": TIRESIAS_THRESHOLDS, "queue_order": "released", "resume_overhead_s": 0.0},
     ),
     Method(
         "sharing", "sjf-ffs", "SJF with first-fit sharing (VI-A 4)", Deferred(f"{RUNS}:run_heuristic", ("sjf-ffs",))
@@ -91,6 +100,17 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_lp_bound"),
         exact=True,
         defaults={"slots": 60},
+        solvers=LP_SOLVERS,
+    ),
+    Method(
+        "sharing",
+        "class-bound",
+        "class bound: the rate LP with each job's run interval (start and end slot), certified by weak "
+        "duality; valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, SJF-BSBF), not for "
+        "Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, 24 beyond)",
+        Deferred(f"{RUNS}:run_class_bound"),
+        exact=True,
+        defaults={"slots": 0},
     ),
     Method(
         "sharing",
@@ -100,6 +120,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_branch_and_bound"),
         exact=True,
         defaults={"max_nodes": 5_000_000, "every_batch": True},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "sharing",
@@ -108,6 +129,7 @@ METHODS: tuple[Method, ...] = (
         Deferred(f"{RUNS}:run_relaxation", ("highs",)),
         exact=True,
         defaults={"slots": 40},
+        solvers=LP_SOLVERS,
     ),
     Method(
         "sharing",

@@ -1,4 +1,4 @@
-"""The time-indexed relaxation as a method: build, solve (HiGHS or CP-SAT), replay.
+"""The time-indexed relaxation as a method: build, solve (a MILP on ``--solver``, or CP-SAT), replay.
 
 The solver's proven bound on the relaxation is a valid bound on the sum of completion
 times (:mod:`packgap.models.sharing.time_indexed`); the schedule is Algorithm 1's placement with
@@ -18,7 +18,7 @@ from packgap.models.sharing.bound import average_jct_lower_bound
 from packgap.result import Status
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.cpsat import solve_cpsat
-from packgap.solvers.highs import solve_pyomo
+from packgap.solvers.pyomo_models import solve_pyomo
 
 
 def solve_relaxation(instance: SharingInstance, ctx: RunContext, backend: str, slots: int) -> MethodOutput:
@@ -37,7 +37,7 @@ def _solve(
 ) -> MethodOutput:
     horizon = FAMILY.evaluate(instance, incumbent).metrics["makespan_s"]
     data = time_indexed.slot_data(instance, max(horizon, 1e-6), slots)
-    if backend == "highs":
+    if backend == "highs":  # the MILP, on ctx.options.solver (HiGHS by default)
         with ctx.building():
             model = time_indexed.build_milp(data)
         ctx.built()

@@ -13,6 +13,7 @@ from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
 from packgap.heuristics.sharing.tiresias import tiresias
 from packgap.result import Status
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
+from packgap.solvers import catalogue
 
 NON_PREEMPTIVE: dict[str, Callable[..., SharingSolution]] = {
     "fifo": fifo,
@@ -27,8 +28,11 @@ def run_heuristic(name: str, instance: SharingInstance, ctx: RunContext) -> Meth
 
 
 def run_tiresias(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
-    thresholds = parse_thresholds(ctx.params["thresholds"])
-    return MethodOutput(tiresias(instance, thresholds), Status.FEASIBLE, scope="preemptive")
+    params = ctx.params
+    solution = tiresias(
+        instance, parse_thresholds(params["thresholds"]), params["queue_order"], params["resume_overhead_s"]
+    )
+    return MethodOutput(solution, Status.FEASIBLE, scope="preemptive")
 
 
 def best_heuristic(instance: SharingInstance) -> SharingSolution:
@@ -50,8 +54,25 @@ def run_lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
 
     solution = best_heuristic(instance)
     ctx.built()
-    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left())
-    return MethodOutput(solution, Status.FEASIBLE, bound, message="rate LP bound (certified by weak duality)")
+    solver = ctx.options.solver
+    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left(), solver)
+    message = "rate LP bound (certified by weak duality)"
+    return MethodOutput(solution, Status.FEASIBLE, bound, solver, catalogue.version(solver), message)
+
+
+def run_class_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
+    from packgap.analysis.sharing import lp_bound
+
+    solution = best_heuristic(instance)
+    ctx.built()
+    bound, status = lp_bound.average_jct_class_bound(instance, ctx.params["slots"] or None, ctx.time_left())
+    return MethodOutput(
+        solution,
+        Status.FEASIBLE,
+        message=f"class bound over non-preemptive schedules (run LP certified by weak duality; {status})",
+        scope=NON_PREEMPTIVE_CLASS,
+        class_bound=bound,
+    )
 
 
 def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
@@ -81,8 +102,9 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
     return MethodOutput(
         out.solution,
         Status.OPTIMAL if out.proven else Status.TIMEOUT,
-        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left()),
-        solver="packgap-bb",
+        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left(), solver=ctx.options.solver),
+        solver=f"packgap-bb+{ctx.options.solver}",
+        solver_version=catalogue.version(ctx.options.solver),
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
         internal_objective=(out.sum_completion - sum(j.arrival for j in instance.jobs)) / len(instance.jobs),

@@ -1,8 +1,12 @@
 """Anti-overpacking: unpack the least efficient groups while GPUs would idle (section 3.3.4).
 
-Muri's rule counts GPUs: with fewer GPUs demanded by the groups than the cluster holds, it
-splits the groups of lowest efficiency into single jobs until the demand reaches the GPU
-count (100 jobs, 70 GPUs: 50 pairs, 20 of them split, 70 groups).
+Muri's rule as CUCKOO describes it counts GPUs: with fewer GPUs demanded by the groups than
+the cluster holds, it splits the groups of lowest efficiency into single jobs until the
+demand reaches the GPU count (100 jobs, 70 GPUs: 50 pairs, 20 of them split, 70 groups);
+``blossom`` applies it. Muri's released code does otherwise
+(:mod:`packgap.heuristics.packing.muri`): it merges matched jobs only while the demand
+exceeds the GPU count, walking its list in job order (its sort by efficiency is discarded),
+so it never splits by efficiency.
 
 CUCKOO's heterogeneity-weighted rule counts GPUs by speed: the slowest type weighs 1 and
 every other type its speed ratio to it, and the weighted sum is the demand to reach. The
@@ -30,7 +34,7 @@ def speed_weights(times: np.ndarray) -> np.ndarray:
 
 
 def gpu_count_target(instance: PackingInstance) -> int:
-    """Muri: the number of GPUs in the cluster."""
+    """Muri as CUCKOO describes it: the number of GPUs in the cluster."""
     return sum(t.count for t in instance.gpu_types)
 
 

@@ -1,15 +1,24 @@
-"""Muri's Blossom packing and CUCKOO's Alg. 3 skeleton (CUCKOO section 3.3.2, Muri section 4).
+"""Muri's Blossom packing as CUCKOO reads it, and CUCKOO's Alg. 3 skeleton (CUCKOO section
+3.3.2, Muri section 4).
 
 Alg. 3: one node per job, an edge per candidate pair weighted by a score, a maximum-weight
 matching (Edmonds' blossom algorithm, here rustworkx on integer-scaled weights); matched
 pairs become groups and unmatched jobs run alone. Only jobs of equal GPU demand are joined
 (eq. 3; Muri's ``_Blossom_Same``).
 
-Muri's Blossom weighs an edge by interleaving efficiency only: eff_value (eq. 1) under the
-Muri-P estimate, on the GPU type where it is highest (section 3.3.2). Pairs with
-eff_value below ``min_eff`` get no edge; Muri's ``calc_weight`` zeroes pairs that interleave
-slower than running alone, which ``min_eff = 1`` reproduces; the default 0 keeps every pair,
+CUCKOO's Muri ("Muri-P" in its evaluation) weighs an edge by interleaving efficiency only:
+eff_value (eq. 1) of the whole jobs under the Muri-P estimate (Muri's non-default
+``multi_resource=3``), on the GPU type where it is highest (section 3.3.2), and forms
+pairs. Pairs with eff_value below ``min_eff`` get no edge (``min_eff = 1``: no pair that
+interleaves slower than its jobs run one after the other); the default 0 keeps every pair,
 as Alg. 3 does, and leaves unpacking to the anti-overpacking rule.
+
+Muri as released differs in each of these (:mod:`packgap.heuristics.packing.muri`): the
+4-slot ``multi_resource=4`` recurrence with packed-time factors, per-iteration used-ratio
+weights, groups of up to four by repeated rounds, merging in list order only while the
+demand exceeds the cluster, and ``autopack``, which splits a group slower than its members'
+summed standalone iteration times. (Muri's ``calc_weight``, a different "slower than
+alone" rule, is never called: its call is commented out in ``matching.py``.)
 
 A complete graph on thousands of jobs is slow to match (DESIGN.md: 70 s at 2,000 jobs in
 rustworkx). ``neighbours = k > 0`` keeps only the edges among the k heaviest of either

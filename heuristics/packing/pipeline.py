@@ -1,8 +1,10 @@
 """Packing + planning pipelines: CUCKOO's two phases end to end (section 3.3).
 
-1. *Packing* forms groups: DAB (CUCKOO), Muri's Blossom or none; then the anti-overpacking
-   rule (CUCKOO's heterogeneity-weighted one after DAB, Muri's GPU count after Blossom;
-   section 3.3.4) may split pairs.
+1. *Packing* forms groups: DAB (CUCKOO), Muri's Blossom as CUCKOO reads it, Muri as
+   released (:mod:`packgap.heuristics.packing.muri`, groups of up to 4) or none; then the
+   anti-overpacking rule (CUCKOO's heterogeneity-weighted one after DAB, the GPU count after
+   Blossom; section 3.3.4) may split pairs. ``muri`` applies its own rule instead: it merges
+   only while the demand exceeds the cluster's GPUs.
 2. *Planning* maps groups to (GPU type, order) with a planning-family heuristic (MCHP, FIFO
    or EDF, :mod:`packgap.heuristics.planning`). The planning family assumes one GPU per group
    (section 3.3.3), so groups of demand ``d`` are planned on ``count // d`` "slots" per GPU
@@ -38,6 +40,7 @@ from packgap.heuristics.packing.anti_overpacking import (
 )
 from packgap.heuristics.packing.blossom import muri_blossom
 from packgap.heuristics.packing.dab import dab
+from packgap.heuristics.packing.muri import MuriOptions, muri_groups
 from packgap.heuristics.packing.scores import group_eff, group_times
 from packgap.heuristics.packing.singles import no_packing
 from packgap.heuristics.packing.stages import PACKERS, PLANNERS, Packer, PipelineOptions, Planner
@@ -52,7 +55,8 @@ from packgap.planning import Group, PlanningInstance, PlanningSolution
 def _estimator(packer: Packer, options: PipelineOptions) -> Interleaving:
     if options.estimator is not None:
         return options.estimator
-    return "muri-p" if packer == "blossom" else "am"
+    own: dict[Packer, Interleaving] = {"blossom": "muri-p", "muri": "muri"}
+    return own.get(packer, "am")
 
 
 def pack(instance: PackingInstance, packer: Packer, options: PipelineOptions) -> Groups:
@@ -73,6 +77,9 @@ def pack(instance: PackingInstance, packer: Packer, options: PipelineOptions) ->
         groups = muri_blossom(
             instance, estimator=model, neighbours=options.neighbours, min_eff=options.min_eff, backend=options.backend
         )
+    elif packer == "muri":
+        flags = MuriOptions(options.multi_resource, options.packing_num, options.weight_lbd, options.backend)
+        return muri_groups(instance, options=flags, autopack=options.autopack)
     else:
         raise UnknownNameError("packer", packer, PACKERS)
     if not options.anti_overpacking:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from packgap.packing.instance import Interleaving
 
-Packer = Literal["dab", "blossom", "none"]
+Packer = Literal["dab", "blossom", "muri", "none"]
 Planner = Literal["mchp", "fifo", "edf"]
 
 
@@ -26,7 +26,11 @@ _MATCHING = ("anti_overpacking", "backend", "neighbours", "min_eff")
 #: The one table of packers and planners (names, descriptions, knobs).
 PACKER_STAGES: dict[Packer, Stage] = {
     "dab": Stage("CUCKOO DAB packing (total_value, w = 0.6, AM)", ("w", *_MATCHING)),
-    "blossom": Stage("Muri Blossom packing (eff_value, Muri-P)", _MATCHING),
+    "blossom": Stage("Muri Blossom packing as CUCKOO reads it (eff_value, Muri-P, pairs)", _MATCHING),
+    "muri": Stage(
+        "Muri packing as released (used ratio, multi_resource = 4, up to 4 jobs)",
+        ("multi_resource", "packing_num", "weight_lbd", "autopack", "backend"),
+    ),
     "none": Stage("no packing", ()),
 }
 PLANNER_STAGES: dict[Planner, Stage] = {
@@ -37,6 +41,9 @@ PLANNER_STAGES: dict[Planner, Stage] = {
 #: Options every pipeline reads, whatever its stages.
 COMMON_OPTIONS = ("estimator", "window_s", "homogeneous_as")
 PACKERS: tuple[Packer, ...] = tuple(PACKER_STAGES)
+#: The packers whose groups are pairs at most, the exact models' class of solutions: their
+#: answers warm-start the exact models, and ``packer+exact-plan`` exists for them only.
+PAIR_PACKERS: tuple[Packer, ...] = tuple(p for p in PACKERS if p != "muri")
 PLANNERS: tuple[Planner, ...] = tuple(PLANNER_STAGES)
 
 
@@ -57,6 +64,11 @@ class PipelineOptions:
     neighbours: int = 0
     min_eff: float = 0.0
     homogeneous_as: str = ""
+    #: Muri's flags (``run_sim.py``) for the ``muri`` packer, with its shipped defaults.
+    multi_resource: int = 4
+    packing_num: int = 4
+    weight_lbd: float = 0.0
+    autopack: bool = True
 
 
 def pipeline_defaults(packer: Packer, planner: Planner | None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from packgap import engine
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 from packgap.sharing.perf import steps
-from packgap.sharing.progress import CoLocation
+from packgap.sharing.progress import CoLocation, resume_cost_s
 
 
 @dataclass
@@ -265,13 +265,19 @@ OnlinePolicy = Callable[[View], "float | None"]
 
 
 def run_online(
-    instance: SharingInstance, policy: OnlinePolicy, *, preemptive: bool = False, priority: Priority | None = None
+    instance: SharingInstance,
+    policy: OnlinePolicy,
+    *,
+    preemptive: bool = False,
+    priority: Priority | None = None,
+    resume_overhead_s: float = 0.0,
 ) -> SharingSolution:
     """Simulate ``policy`` over the whole workload and return its schedule; ``priority``
-    orders :meth:`View.queue`."""
+    orders :meth:`View.queue`; each resume pays the cluster's ``preemption_overhead_s`` plus
+    ``resume_overhead_s`` (:func:`~packgap.sharing.progress.resume_cost_s`)."""
     view = View(instance, Perf(instance), priority)
     jobs = {j.id: j for j in instance.jobs}
-    overhead = instance.cluster.preemption_overhead_s
+    overhead = resume_cost_s(instance, resume_overhead_s)
 
     def step(state: engine.State) -> engine.Decision:
         view.begin_event(state)
@@ -292,7 +298,7 @@ def run_online(
     for j in instance.jobs:
         b, finish = view.batches[j.id], run.records[j.id].finish
         out.append(JobSchedule(j.id, b, steps(j.batch, b), tuple(view.log[j.id]), finish, view.co_runners[j.id]))
-    return SharingSolution(tuple(out), preemptive)
+    return SharingSolution(tuple(out), preemptive, resume_overhead_s)
 
 
 def consolidated(free: Sequence[int], count: int, gpus_per_node: int) -> list[int]:

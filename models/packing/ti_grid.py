@@ -33,7 +33,7 @@ import numpy as np
 from packgap.models.packing.data import Candidate, Weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
-from packgap.solvers.highspy_lp import Columns
+from packgap.solvers.matrix import Columns
 
 #: Relative slack of every floor and comparison, always taken in the relaxing direction.
 EPS = 1e-9

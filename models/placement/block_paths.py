@@ -40,7 +40,7 @@ import numpy as np
 from packgap.models.placement.job_types import JobType, blocks, job_types, score_order, within_subsets
 from packgap.models.placement.pruning import Kept
 from packgap.placement import PlacementInstance, PlacementSolution
-from packgap.solvers.highspy_mip import ArrayMip
+from packgap.solvers.matrix import ArrayMip
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Per-round placement MILP (Pyomo; solved by ``packgap.solvers.highs``).
+"""Per-round placement MILP (Pyomo; solved by ``packgap.solvers.pyomo_models``).
 
 Variables: ``z[j, c]`` job j takes cell c (``cells.round_cells``); ``x[j, g]`` job j runs
 on free GPU g; ``u[j, k]`` job j's within-node cell uses node k.

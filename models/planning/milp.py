@@ -16,7 +16,7 @@ groups by big-M rows and needed Horn's bound as an extra cut.
 
 Strengthening: positions fill from 1 upward, and GPU j of a type holds at least as many
 groups as GPU j + 1 (identical GPUs are interchangeable). Built as numpy arrays for
-:func:`packgap.solvers.highspy_mip.solve_mip`; a plan (e.g. the best heuristic's) becomes a start.
+:func:`packgap.solvers.matrix.solve_mip`; a plan (e.g. the best heuristic's) becomes a start.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
-from packgap.solvers.highspy_mip import ArrayMip
+from packgap.solvers.matrix import ArrayMip
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,9 @@ slot t (the overflow slot: at or after H), sum_t y_jt = 1, and
 Any schedule, preemptive or not, maps to a feasible point (y at the slot where it finishes),
 so the MILP optimum, and any dual bound of a search over it, is a bound too.
 
+With ``runs`` (:mod:`packgap.models.sharing.run_lp`) each job also gets its run interval, and
+the LP bounds non-preemptive schedules only (the class bound of issue 35).
+
 Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
 every column bounded, then steps down by a relative 1e-9 for float summation, so any prices,
@@ -60,6 +63,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from packgap.models.sharing import run_lp
 from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
 from packgap.sharing.perf import iteration_time, memory_gb
@@ -242,11 +246,19 @@ def _conflict_roles(instance: SharingInstance) -> dict[int, list[tuple[tuple[int
 
 
 def build(
-    instance: SharingInstance, horizon: float, slots: int, completion_cap: float, completion_slots: bool = False
+    instance: SharingInstance,
+    horizon: float,
+    slots: int,
+    completion_cap: float,
+    completion_slots: bool = False,
+    runs: bool = False,
+    meetings: bool = True,
 ) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
-    every better schedule feasible); ``completion_slots``: the MILP with y_jt."""
+    every better schedule feasible); ``completion_slots``: the MILP with y_jt; ``runs``: the
+    run intervals of :mod:`packgap.models.sharing.run_lp` (valid for non-preemptive
+    schedules only), with its time beside each partner model where ``meetings``."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -258,8 +270,11 @@ def build(
     narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
     slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
+    worst = max([instance.interference.default, *instance.interference.pairs.values()])
     finishes: list[list[tuple[int, float]]] = []
     binaries: list[int] = []
+    same: dict[tuple[str, int], list[int]] = {}
+    meets: dict[tuple[str, str, int], list[int]] = {}
     for j, job in enumerate(jobs):
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
@@ -272,17 +287,23 @@ def build(
             start = max(t * d, job.arrival)
             cap, rate = rows(("cap", t), upper=total * d), rows(("rate", j, t), upper=length)
             cuts = [(rows(("conflict", pair, t), upper=d), role) for pair, role in roles.get(j, [])]
+            hold = run_lp.holding_rows(rows, j, t) if runs else []
             if not partners[j]:
                 # Time running, every GPU alone: its solo work.
-                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts)]
+                running = [(cap, g), (rate, 1.0), (work, 1.0), (busy, -start / p), *((r, 1.0) for r, _ in cuts), *hold]
                 done.append((t, start, col(0.0, length, running)))
                 continue
             # The work W done in the slot is at most both credits below (the real pace is the
             # slowest partner's: at most the pace of the one the time is credited to, and at
             # most the GPU-weighted average of 1 alone and e_jm shared).
             credit, average = rows(("credit", j, t), upper=0.0), rows(("average", j, t), upper=0.0)
-            done.append((t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0)])))
-            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts)]
+            met = run_lp.meeting_rows(rows, j, job.model, partners[j], t) if runs and meetings else {}
+            paced = [(r, 1.0) for _, r, _, _ in met.values()]
+            done.append(
+                (t, start, col(0.0, length, [(work, 1.0), (busy, -start / p), (credit, 1.0), (average, 1.0), *paced]))
+            )
+            hold += [(r, -1.0) for m in met for r in met[m][:2]]
+            alone = [(cap, g), (rate, 1.0), (credit, -1.0), (average, -1.0), *((r, 1.0) for r, _ in cuts), *hold]
             gated = j in slow
             if gated:
                 # Alone at full pace only with the solo sub-batch (z_j = 0), at e_j0 always.
@@ -295,16 +316,27 @@ def build(
             for m in partners[j]:
                 e, least = price[(j, m)], rows(("least", j, m, t), upper=0.0)
                 # Time running beside a model-m partner (the slowest one), credited e_jm ...
-                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g)]
+                timed = [(cap, g), (rate, 1.0), (credit, -e), (average, -1.0), (least, 1.0), (most, -g), *hold]
                 if gated and m in narrow[j]:
                     timed.append((may, 1.0))
                 col(0.0, length, timed + [(r, 1.0) for r, role in cuts if role != "pair"])
                 # ... and GPU-seconds shared with model m: >= that time, <= G_j x all sharing time.
                 shared = [(cap, -0.5), (least, -1.0), (most, 1.0), (average, (1.0 - e) / g)]
                 shared += [(r, -1.0 / g) for r, role in cuts if role == "small"]
+                if met:
+                    running_time, pace_row, least_time, meet = met[m]
+                    shared.append((least_time, 1.0 / g))
+                    entries = [(running_time, 1.0), (pace_row, 1.0 - e), (least_time, -1.0)]
+                    entries += [(meet, 2.0 if m == job.model else 1.0), (rows(("agg", job.model, m, t), 0.0, 0.0), 1.0)]
+                    col(0.0, length, entries)
+                    meets.setdefault((m, job.model, t), []).append(meet)
                 if m != job.model:
                     lo, hi = sorted((job.model, m))
                     shared.append((rows(("balance", lo, hi, t), 0.0, 0.0), 1.0 if job.model == lo else -1.0))
+                elif runs:
+                    own = rows(("own share", j, t), upper=0.0)
+                    same.setdefault((m, t), []).append(own)
+                    shared += [(rows(("same", m, t), 0.0, 0.0), 1.0), (own, 2.0)]
                 col(0.0, g * length, shared)
         if gate:
             z = col(0.0, 1.0, gate)
@@ -314,6 +346,18 @@ def build(
         finishes.append(
             _completion_slots(rows, col, binaries, j, p, (horizon, d), done, late) if completion_slots else []
         )
+        if runs:
+            lengths = [rows.upper[rows.index[("rate", j, t)]] for t, _, _ in done]
+            slowest = job.iterations * iteration_time(instance.models[job.model], job.batch, 1, g) * worst
+            window = run_lp.Window(job.arrival, p, horizon, d, [t for t, _, _ in done], lengths, slowest)
+            finishes[-1].extend(run_lp.run_columns(rows, col, j, window, late))
+    for (a, b, t), owners in meets.items():
+        # Agg: the time model-a jobs spend beside model-b partners in slot t.
+        count = sum(1 for job in jobs if job.model == a)
+        col(0.0, count * d, [(rows(("agg", a, b, t), 0.0, 0.0), -1.0), *((r, -1.0) for r in owners)])
+    for (m, t), owns in same.items():
+        # S: every GPU-second model-m jobs share with model m in slot t (each counted twice).
+        col(0.0, 2.0 * total * d, [(rows(("same", m, t)), -1.0), *((r, -1.0) for r in owns)])
     completion = [
         col(
             1.0,

@@ -30,7 +30,7 @@ def _summary(inst: PackingInstance) -> dict[str, Any]:
 
 FAMILY: Family[PackingInstance, PackingSolution] = Family.of(
     "packing",
-    "CUCKOO packing: jobs -> groups of <= 2 on a GPU type with start times",
+    "CUCKOO packing: jobs -> groups (pairs; up to 4 for Muri) on a GPU type with start times",
     instance,
     solution,
     validate=validate,

@@ -21,7 +21,7 @@ from packgap.errors import ValidationError
 from packgap.family import Evaluation
 from packgap.packing.instance import PackingInstance
 from packgap.packing.solution import PackingSolution, PlacedGroup
-from packgap.packing.timeline import GroupTimeline, timeline
+from packgap.packing.timeline import MAX_GROUP, GroupTimeline, timeline
 
 #: Seconds of slack on arrivals, GPU overlaps and deadlines (files keep 6 decimals).
 TOL = 1e-6
@@ -39,8 +39,8 @@ def _group_problems(instance: PackingInstance, index: dict[str, int], i: int, g:
     where = f"groups[{i}]"
     counts = {t.name: t.count for t in instance.gpu_types}
     problems: list[str] = []
-    if not 1 <= len(g.jobs) <= 2:
-        problems.append(f"{where}: holds {len(g.jobs)} jobs (a group holds 1 or 2)")
+    if not 1 <= len(g.jobs) <= MAX_GROUP:
+        problems.append(f"{where}: holds {len(g.jobs)} jobs (a group holds 1 to {MAX_GROUP})")
     if len(set(g.jobs)) != len(g.jobs):
         problems.append(f"{where}: lists a job twice")
     members = [instance.jobs[index[j]] for j in g.jobs if j in index]
@@ -72,7 +72,8 @@ def _timeline(instance: PackingInstance, index: dict[str, int], g: PlacedGroup) 
 def validate(instance: PackingInstance, solution: PackingSolution) -> None:
     """Raise :class:`ValidationError` naming every broken rule.
 
-    Rules: each job in exactly one group; 1-2 known, distinct jobs per group; equal demand
+    Rules: each job in exactly one group; 1-4 known, distinct jobs per group (pairs in
+    CUCKOO, up to Muri's ``packing_num`` = 4, each scored by the group's timeline); equal demand
     (eq. 3); a known GPU type (eq. 4) and as many distinct in-range GPUs of it as the demand;
     start no earlier than every member's arrival (eq. 6); no GPU runs two groups at once
     (eq. 5, checked per GPU, so the per-type count follows).

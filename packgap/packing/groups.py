@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from packgap.packing.instance import PackingInstance
 
-#: Groups of job ids: each a job alone or an equal-demand pair (eq. 3).
+#: Groups of job ids: each a job alone or 2-4 jobs of equal demand (eq. 3; CUCKOO pairs, Muri up to 4).
 Groups = tuple[tuple[str, ...], ...]
 
 

@@ -12,8 +12,13 @@ percentage point of late jobs like 36 s of mean JCT. ``objective = "mean-jct"`` 
 alone and ``"late-count"`` the number of late jobs (N * V2).
 
 ``interleaving`` names the estimator the evaluator treats as ground truth for a group's
-iteration time ("am" with ``interference`` = lambda, 2 in the paper's example; or
-"muri-p").
+iteration time ("am" with ``interference`` = lambda, 2 in the paper's example; "muri-p";
+or "muri", Muri's released simulator: :func:`packgap.packing.interleave.muri_group_iteration`).
+
+Optional per job, from traces that give them (Muri's): ``duration`` (s), the trace's job
+length, which Muri's simulator takes as a waiting job's remaining time before it first runs,
+and per profile ``iteration`` (ms), the measured standalone iteration time (Muri's
+``iteration_time``), which "muri" uses for a job alone instead of ``S + F + B + C``.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ VERSION = 1
 
 Objective = Literal["weighted", "mean-jct", "late-count"]
 OBJECTIVES: tuple[Objective, ...] = ("weighted", "mean-jct", "late-count")
-Interleaving = Literal["am", "muri-p"]
-INTERLEAVINGS: tuple[Interleaving, ...] = ("am", "muri-p")
+Interleaving = Literal["am", "muri-p", "muri"]
+INTERLEAVINGS: tuple[Interleaving, ...] = ("am", "muri-p", "muri")
 
 DEFAULT_ALPHA = 1.0 / 3600.0
 DEFAULT_BETA = 1.0
@@ -52,6 +57,7 @@ class Job:
     model: str
     sync: SyncRule
     profiles: tuple[StageProfile, ...]
+    duration: float | None = None
 
     def member(self, k: int) -> Member:
         return Member(self.profiles[k], self.sync)
@@ -77,16 +83,18 @@ class PackingInstance:
 
 
 def _profile(r: Reader, value: Any, path: str) -> StageProfile | None:
-    obj = r.obj(value, path, dict.fromkeys(_STAGE_KEYS, True))
+    obj = r.obj(value, path, {**dict.fromkeys(_STAGE_KEYS, True), "iteration": False})
     if obj is None or any(k not in obj for k in _STAGE_KEYS):
         return None
     times = [r.number(obj[k], join(path, k), minimum=0.0) for k in _STAGE_KEYS]
-    if any(t is None for t in times):
+    measured = r.number(obj["iteration"], join(path, "iteration"), positive=True) if "iteration" in obj else None
+    if any(t is None for t in times) or ("iteration" in obj and measured is None):
         return None
     if times[0] + times[1] + times[2] + times[3] <= 0:
         r.error(path, "an iteration must take some time (S + F + B + C > 0)")
         return None
-    return StageProfile(*times)
+    load, forward, backward, communication = times
+    return StageProfile(load, forward, backward, communication, measured)
 
 
 _JOB_KEYS = {
@@ -98,12 +106,13 @@ _JOB_KEYS = {
     "model": True,
     "sync": True,
     "profiles": True,
+    "duration": False,
 }
 
 
 def _job(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Job | None:
     obj = r.obj(value, path, _JOB_KEYS)
-    if obj is None or any(k not in obj for k in _JOB_KEYS):
+    if obj is None or any(k not in obj for k, required in _JOB_KEYS.items() if required):
         return None
     jid = r.string(obj["id"], join(path, "id"))
     arrival = r.number(obj["arrival"], join(path, "arrival"), minimum=0.0)
@@ -115,13 +124,17 @@ def _job(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Job | None
     ppath = join(path, "profiles")
     pobj = r.obj(obj["profiles"], ppath, dict.fromkeys(types, True))
     profiles = [_profile(r, pobj[t], join(ppath, t)) for t in types if pobj and t in pobj]
+    duration = r.number(obj["duration"], join(path, "duration"), minimum=0.0) if "duration" in obj else None
     if arrival is not None and deadline is not None and deadline < arrival:
         r.error(join(path, "deadline"), f"deadline {deadline} is before arrival {arrival}")
         return None
     fields = (jid, arrival, deadline, gpus, iterations, model, sync)
     if any(f is None for f in fields) or len(profiles) != len(types) or None in profiles:
         return None
-    return Job(jid, arrival, deadline, gpus, iterations, model, sync, tuple(p for p in profiles if p is not None))
+    if "duration" in obj and duration is None:
+        return None
+    stages = tuple(p for p in profiles if p is not None)
+    return Job(jid, arrival, deadline, gpus, iterations, model, sync, stages, duration)
 
 
 def from_dict(document: Mapping[str, Any]) -> PackingInstance:
@@ -169,6 +182,25 @@ def from_dict(document: Mapping[str, Any]) -> PackingInstance:
     )
 
 
+def _profile_dict(p: StageProfile) -> dict[str, float]:
+    stages = dict(zip(_STAGE_KEYS, (p.load, p.forward, p.backward, p.communication), strict=True))
+    return stages if p.measured is None else {**stages, "iteration": p.measured}
+
+
+def _job_dict(j: Job, types: tuple[str, ...]) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "id": j.id,
+        "arrival": j.arrival,
+        "deadline": j.deadline,
+        "gpus": j.gpus,
+        "iterations": j.iterations,
+        "model": j.model,
+        "sync": j.sync,
+        "profiles": {t: _profile_dict(p) for t, p in zip(types, j.profiles, strict=True)},
+    }
+    return doc if j.duration is None else {**doc, "duration": j.duration}
+
+
 def to_dict(instance: PackingInstance) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
@@ -180,20 +212,5 @@ def to_dict(instance: PackingInstance) -> dict[str, Any]:
         "interleaving": instance.interleaving,
         "interference": instance.interference,
         "gpu_types": [{"name": t.name, "count": t.count} for t in instance.gpu_types],
-        "jobs": [
-            {
-                "id": j.id,
-                "arrival": j.arrival,
-                "deadline": j.deadline,
-                "gpus": j.gpus,
-                "iterations": j.iterations,
-                "model": j.model,
-                "sync": j.sync,
-                "profiles": {
-                    t: dict(zip(_STAGE_KEYS, (p.load, p.forward, p.backward, p.communication), strict=True))
-                    for t, p in zip(instance.type_names, j.profiles, strict=True)
-                },
-            }
-            for j in instance.jobs
-        ],
+        "jobs": [_job_dict(j, instance.type_names) for j in instance.jobs],
     }

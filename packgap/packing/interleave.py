@@ -36,11 +36,32 @@ network ``C``), each using one resource without interference. Interleaved jobs r
 through the stages: in slot ``t`` the job in position ``p`` runs its stage ``(t - p) mod 3``,
 a slot lasts as long as its longest stage, and the best job order is kept (Muri's
 ``calc_iteration_time`` with ``ordering=1``). One job alone takes ``S + F + B + C``.
+This is Muri's ``multi_resource=3``, not the default its simulator and testbed run.
+
+Muri as released (GitHub Rivendile/Muri, commit 4e69a78, ``simulator/matching.py``)
+---------------------------------------------------------------------------------
+Muri's simulator runs ``multi_resource=4``: a group iteration is four slots, the job in
+position ``p`` runs its network stage ``C`` in slot ``p - 1``, its GPU stage ``F + B`` in
+slot ``p - 2`` and its data loading ``S`` across the two slots ``p - 3`` and ``p - 2``
+(positions mod 4), so data loading overlaps the slot before. Writing ``f_i`` for the
+time slot ``i`` ends (``f_0 = 0``), slot ``i`` ends once each stage running in it has had
+its time since it started: ``f_{i+1} = max(0, f_i + C, f_i + G, f_{i-1} + S)`` over the
+jobs in those stages (as released: a slot no stage runs in "ends" at 0, so with fewer than
+four jobs a boundary can fall before the previous one). The iteration time is
+``f_{i+1} - f_{i-3}`` at the first slot where it equals the one before within 0.1 %
+(Muri's ``rel_tol``), else the second cycle's; the best
+job order is kept, and a pair may also run ``max(S_a, G_b + C_b) + max(S_b, G_a + C_a)``
+(each job's data loading overlapping the other's GPU and network stages).
+:func:`muri_iteration` is that number; Muri's simulator then scales a group of 2, 3 and 4
+jobs by :data:`MURI_PACKED_FACTORS` and a job alone runs its measured iteration time
+(the trace's ``iteration_time``) times :data:`MURI_ALONE_FACTOR`
+(``jobs.py: itertime_overhead_list``); :func:`muri_group_iteration` applies both.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,6 +87,16 @@ class StageProfile:
     forward: float
     backward: float
     communication: float
+    #: Measured standalone iteration time (ms) when the trace gives one (Muri's
+    #: ``iteration_time``); None: ``S + F + B + C``.
+    measured: float | None = None
+
+    @property
+    def alone(self) -> float:
+        """Standalone iteration time (ms): the measured one, else the sum of the stages."""
+        if self.measured is not None:
+            return self.measured
+        return self.load + self.forward + self.backward + self.communication
 
     @property
     def resource_exclusive(self) -> tuple[float, float, float]:
@@ -219,3 +250,60 @@ def muri_p_iteration(profiles: tuple[StageProfile, ...]) -> float:
         cycle = sum(max(job.resource_exclusive[(t - p) % stages] for p, job in enumerate(order)) for t in range(stages))
         best = min(best, cycle)
     return best
+
+
+#: Muri's packed-time factors for groups of 2, 3 and 4 jobs (``jobs.py``, 1.33 / 1.5 / 1.37
+#: over the standalone factor).
+MURI_PACKED_FACTORS = {2: 1.33 / 1.015, 3: 1.5 / 1.015, 4: 1.37 / 1.015}
+#: Muri's factor on a job's measured standalone iteration time.
+MURI_ALONE_FACTOR = 1.015
+#: Slots per group iteration in Muri's default model and the tolerance its recurrence stops at.
+MURI_SLOTS = 4
+_MURI_CYCLES = 2
+_MURI_REL_TOL = 1e-3
+
+
+def _muri_cycle(order: Sequence[tuple[float, float, float]]) -> float:
+    """Muri's 4-slot recurrence (module docstring) for jobs (S, G, C) in positions 0..n-1."""
+    n = len(order)
+    ends = [0.0] * (MURI_SLOTS * _MURI_CYCLES + 1)
+    for i in range(MURI_SLOTS * _MURI_CYCLES):
+        comm, gpu, load = (i + 1) % MURI_SLOTS, (i + 2) % MURI_SLOTS, (i + 3) % MURI_SLOTS
+        end = 0.0
+        if comm < n:
+            end = max(end, ends[i] + order[comm][2])
+        if gpu < n:
+            end = max(end, ends[i] + order[gpu][1])
+        if i > 0 and load < n:
+            end = max(end, ends[i - 1] + order[load][0])
+        ends[i + 1] = end
+        if i >= MURI_SLOTS and math.isclose(end - ends[i - 3], ends[i] - ends[i - 4], rel_tol=_MURI_REL_TOL):
+            return end - ends[i - 3]
+    return ends[-1] - ends[-1 - MURI_SLOTS]
+
+
+@lru_cache(maxsize=1 << 16)
+def muri_iteration(profiles: tuple[StageProfile, ...], multi_resource: int = 4) -> float:
+    """Muri's iteration time (ms) of a group of 2-4 jobs before its packed-time factor, best
+    job order: the 4-slot recurrence (``multi_resource=4``) or Muri-P (``3``)."""
+    if multi_resource == 3:
+        return muri_p_iteration(profiles)
+    if multi_resource != MURI_SLOTS:
+        raise ValueError(f"multi_resource must be 3 or 4, got {multi_resource}")
+    stages = [p.resource_exclusive for p in profiles]
+    best = min(_muri_cycle(order) for order in itertools.permutations(stages))
+    if len(stages) == 2:
+        (sa, ga, ca), (sb, gb, cb) = stages
+        best = min(best, max(sa, gb + cb) + max(sb, ga + ca))
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def muri_group_iteration(profiles: tuple[StageProfile, ...], multi_resource: int = 4) -> float:
+    """Iteration time (ms) in Muri's simulator: alone, the standalone time x 1.015; a group of
+    2-4, :func:`muri_iteration` x its packed-time factor."""
+    if len(profiles) == 1:
+        return profiles[0].alone * MURI_ALONE_FACTOR
+    if len(profiles) not in MURI_PACKED_FACTORS:
+        raise ValueError(f"Muri packs 1 to 4 jobs, got {len(profiles)}")
+    return muri_iteration(profiles, multi_resource) * MURI_PACKED_FACTORS[len(profiles)]

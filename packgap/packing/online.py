@@ -36,7 +36,7 @@ from packgap.packing.evaluate import JobOutcome, outcomes
 from packgap.packing.instance import Job, PackingInstance
 from packgap.packing.solution import PackingSolution, PlacedGroup
 from packgap.packing.solution import to_dict as solution_to_dict
-from packgap.packing.timeline import timeline
+from packgap.packing.timeline import MAX_GROUP, timeline
 
 DEFAULT_INTERVAL_S = 60.0
 
@@ -64,7 +64,7 @@ class View:
 
 @dataclass(frozen=True)
 class Start:
-    """A decision: start ``jobs`` (one or two waiting jobs) now on these GPUs of ``gpu_type``."""
+    """A decision: start ``jobs`` (1 to 4 waiting jobs) now on these GPUs of ``gpu_type``."""
 
     jobs: tuple[str, ...]
     gpu_type: str
@@ -125,8 +125,8 @@ def _start_problems(
 ) -> list[str]:
     """What makes ``start`` impossible now: the simulator never double-books a GPU or a job."""
     problems = []
-    if not 1 <= len(start.jobs) <= 2 or len(set(start.jobs)) != len(start.jobs):
-        problems.append(f"group {start.jobs} must hold one or two distinct jobs")
+    if not 1 <= len(start.jobs) <= MAX_GROUP or len(set(start.jobs)) != len(start.jobs):
+        problems.append(f"group {start.jobs} must hold 1 to {MAX_GROUP} distinct jobs")
     problems += [f"job {j!r} is not waiting" for j in start.jobs if j not in waiting]
     if start.gpu_type not in instance.type_names:
         return [*problems, f"unknown GPU type {start.gpu_type!r}"]

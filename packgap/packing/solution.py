@@ -1,6 +1,7 @@
 """Packing solutions: job groups, each with a GPU type, its GPUs and a start time.
 
-A group holds one or two job ids (eq. 3 equal demand), runs on one GPU type (eq. 4) on the
+A group holds one to four job ids of equal demand (eq. 3; pairs in CUCKOO, up to four in
+Muri), runs on one GPU type (eq. 4) on the
 listed GPU indices of that type (as many as the members' demand) and starts at ``start``
 seconds; it keeps those GPUs until its last job ends (eq. 5, 7).
 """

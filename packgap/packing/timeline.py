@@ -6,6 +6,13 @@ iteration time. A single job runs alone throughout. The group holds its GPUs fro
 start until its last job ends (``duration`` = T_gk of eq. 7); each job completes at its own
 offset. These numbers are everything an exact model needs about a group, so
 :func:`candidate_groups` exports them for audit.
+
+Groups of three or four jobs (Muri's ``packing_num`` = 4) follow the same rule: all members
+advance one iteration per cycle of the whole group until the one with the fewest iterations
+is done, then the others continue as the smaller group, at its iteration time under the
+same model, and so on. The exact models consider pairs only (CUCKOO's groups, eq. 3):
+:func:`candidate_groups` lists singles and pairs, and their optima and bounds are over
+solutions whose groups hold at most two jobs.
 """
 
 from __future__ import annotations
@@ -15,15 +22,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from packgap.packing.instance import Interleaving, Job, PackingInstance
-from packgap.packing.interleave import Member, am_group_iteration, muri_p_iteration
+from packgap.packing.interleave import Member, am_group_iteration, muri_group_iteration, muri_p_iteration
 
 MS = 1e-3
+#: The most jobs a group holds (Muri's ``packing_num``; CUCKOO's groups are pairs).
+MAX_GROUP = 4
 
 
 def iteration_ms(members: Sequence[Member], model: Interleaving, interference: float) -> float:
     """Iteration time (ms) of ``members`` run together under ``model``."""
     if model == "am":
         return am_group_iteration(tuple(members), interference)
+    if model == "muri":
+        return muri_group_iteration(tuple(m.profile for m in members))
     return muri_p_iteration(tuple(m.profile for m in members))
 
 
@@ -43,16 +54,36 @@ class GroupTimeline:
 
 
 def timeline(jobs: Sequence[Job], k: int, gpu_type: str, model: Interleaving, interference: float) -> GroupTimeline:
-    """Timeline of ``jobs`` (one or two) on GPU type index ``k`` under ``model``."""
+    """Timeline of ``jobs`` (one to :data:`MAX_GROUP`) on GPU type index ``k`` under ``model``."""
     alone = tuple(iteration_ms([j.member(k)], model, interference) for j in jobs)
     if len(jobs) == 1:
         return GroupTimeline(gpu_type, alone[0], alone, (jobs[0].iterations * alone[0] * MS,))
-    if len(jobs) != 2:
-        raise ValueError(f"a group holds one or two jobs, got {len(jobs)}")
+    if not 2 <= len(jobs) <= MAX_GROUP:
+        raise ValueError(f"a group holds 1 to {MAX_GROUP} jobs, got {len(jobs)}")
     together = iteration_ms([j.member(k) for j in jobs], model, interference)
-    shared = min(j.iterations for j in jobs)
-    completion = tuple((shared * together + (j.iterations - shared) * t) * MS for j, t in zip(jobs, alone, strict=True))
-    return GroupTimeline(gpu_type, together, alone, completion)
+    if len(jobs) == 2:
+        shared = min(j.iterations for j in jobs)
+        completion = tuple(
+            (shared * together + (j.iterations - shared) * t) * MS for j, t in zip(jobs, alone, strict=True)
+        )
+        return GroupTimeline(gpu_type, together, alone, completion)
+    return GroupTimeline(gpu_type, together, alone, _phases(jobs, k, model, interference))
+
+
+def _phases(jobs: Sequence[Job], k: int, model: Interleaving, interference: float) -> tuple[float, ...]:
+    """Completion offsets (s) of a group of three or more: it shrinks as its members finish."""
+    done = [0.0] * len(jobs)
+    left = sorted(range(len(jobs)), key=lambda i: (jobs[i].iterations, i))
+    clock = 0.0
+    run = 0
+    while left:
+        step = iteration_ms([jobs[i].member(k) for i in left], model, interference)
+        first = jobs[left[0]].iterations
+        clock += (first - run) * step * MS
+        run = first
+        while left and jobs[left[0]].iterations == first:
+            done[left.pop(0)] = clock
+    return tuple(done)
 
 
 def group_timelines(instance: PackingInstance, jobs: Sequence[Job]) -> tuple[GroupTimeline, ...]:

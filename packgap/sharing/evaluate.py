@@ -142,6 +142,14 @@ def _job_times(instance: SharingInstance, rep: Replay) -> tuple[dict[str, float]
     return {j.id: recs[j.id].completion for j in instance.jobs}, {j.id: recs[j.id].queuing for j in instance.jobs}
 
 
+def _not_running(instance: SharingInstance, rep: Replay) -> dict[str, float]:
+    """Each job's JCT minus the time it held its GPUs (s): its queuing plus every wait after
+    a preemption. Equal to the queuing of a non-preemptive schedule; a resume's overhead is
+    time holding GPUs, so it counts as running."""
+    recs = rep.run.records
+    return {j.id: recs[j.id].completion - sum(s.end - s.start for s in recs[j.id].segments) for j in instance.jobs}
+
+
 def job_times(instance: SharingInstance, solution: SharingSolution) -> tuple[dict[str, float], dict[str, float]]:
     """Each job's JCT and queuing (arrival to first start), s, by job id: what :func:`evaluate` averages."""
     return _job_times(instance, replay(instance, solution))
@@ -150,11 +158,14 @@ def job_times(instance: SharingInstance, solution: SharingSolution) -> tuple[dic
 def evaluate(instance: SharingInstance, solution: SharingSolution) -> Evaluation:
     """Objective = average JCT (s) (eq. 15 divided by the job count), recomputed by replay.
 
-    Metrics: makespan, average queuing (arrival to first start), the paper's large
-    (> 4 GPUs) and small averages, JCT percentiles, jobs that started sharing, preemptions.
+    Metrics: makespan, average queuing (arrival to first start), average time not running
+    (JCT minus the time holding GPUs: queuing plus the waits of a preempted job; SJF-BSBF's
+    Tables III-IV do not say which of the two their Tiresias queuing is), the paper's large
+    (> 4 GPUs) and small averages of both, JCT percentiles, jobs that started sharing, preemptions.
     """
     rep = replay(instance, solution)
     jct, queue = _job_times(instance, rep)
+    idle = _not_running(instance, rep)
     large = [j.id for j in instance.jobs if j.large]
     small = [j.id for j in instance.jobs if not j.large]
     values = list(jct.values())
@@ -167,6 +178,9 @@ def evaluate(instance: SharingInstance, solution: SharingSolution) -> Evaluation
         "small_avg_jct_s": _mean([jct[i] for i in small]),
         "large_avg_queuing_s": _mean([queue[i] for i in large]),
         "small_avg_queuing_s": _mean([queue[i] for i in small]),
+        "avg_not_running_s": _mean(list(idle.values())),
+        "large_avg_not_running_s": _mean([idle[i] for i in large]),
+        "small_avg_not_running_s": _mean([idle[i] for i in small]),
         "shared_jobs": float(sum(1 for j in solution.jobs if j.co_runner is not None)),
         "preemptions": float(sum(r.preemptions for r in rep.run.records.values())),
     }

@@ -4,7 +4,7 @@ A job's work is its iteration count I_j; while it runs at sub-batch b its rate i
 ``1 / (t_iter(b) x xi)`` iterations per second, where xi is 1 alone and, while it shares
 any of its GPUs, the largest xi(own model, partner model) over its partners (eqs. 5-7,
 see :mod:`packgap.sharing.perf`). Rates change only at events: arrivals, segment starts and
-stops, finishes. Resuming a preempted job costs ``preemption_overhead_s`` of solo progress,
+stops, finishes. Resuming a preempted job costs :func:`resume_cost_s` of solo progress,
 charged as that many seconds of iterations at its solo pace. The replay gives the engine
 only the rates that change (:class:`CoLocation`), so an event costs time in the jobs whose
 co-runners changed.
@@ -85,6 +85,12 @@ class CoLocation:
         return rates, stopped
 
 
+def resume_cost_s(instance: SharingInstance, resume_overhead_s: float) -> float:
+    """No-progress seconds per resume: the cluster's ``preemption_overhead_s`` plus the
+    policy's own ``resume_overhead_s`` (a schedule's :attr:`SharingSolution.resume_overhead_s`)."""
+    return instance.cluster.preemption_overhead_s + resume_overhead_s
+
+
 def co_located_rates(perf: Perf, running: Mapping[str, tuple[tuple[int, ...], int]]) -> dict[str, float]:
     """Iterations per second of every running job (``job -> (GPU ids, sub-batch)``)."""
     tracker = CoLocation(perf)
@@ -127,7 +133,7 @@ def replay(instance: SharingInstance, solution: SharingSolution, perf: Perf | No
     tracker = CoLocation(perf)
     early: dict[str, tuple[tuple[int, ...], int]] = {}
     segments = {j.id: j.segments for j in solution.jobs}
-    overhead = instance.cluster.preemption_overhead_s
+    overhead = resume_cost_s(instance, solution.resume_overhead_s)
     cursor = 0
 
     def policy(state: engine.State) -> engine.Decision:

@@ -5,7 +5,9 @@ job finishes). A preemptive one (``preemptive: true``, Tiresias) may stop a job
 (``stop``) and resume it later, possibly on other GPUs; the last segment never has a stop.
 ``steps`` is s = ceil(B / b) and ``co_runner`` the job already holding one of its GPUs
 when it started (None: it started on free GPUs only); ``finish`` is the producer's claim,
-which the validator checks against the progress model.
+which the validator checks against the progress model. ``resume_overhead_s`` (default 0) is
+the no-progress time the policy charged each resume on top of the cluster's
+``preemption_overhead_s`` (a reading of the policy, e.g. Tiresias's), so a replay charges both.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class JobSchedule:
 class SharingSolution:
     jobs: tuple[JobSchedule, ...]
     preemptive: bool = False
+    resume_overhead_s: float = 0.0
 
 
 def _segment(r: Reader, value: Any, path: str) -> Segment | None:
@@ -81,18 +84,20 @@ def _job(r: Reader, value: Any, path: str) -> JobSchedule | None:
 
 def from_dict(document: Mapping[str, Any]) -> SharingSolution:
     r = Reader("sharing solution")
-    doc = r.obj(document, "", {"jobs": True, "preemptive": False})
+    doc = r.obj(document, "", {"jobs": True, "preemptive": False, "resume_overhead_s": False})
     if doc is None or "jobs" not in doc:
         r.abort()
     preemptive = doc.get("preemptive", False)
     if not isinstance(preemptive, bool):
         r.error("preemptive", f"expected true or false, got {preemptive!r}")
+    overhead = r.number(doc.get("resume_overhead_s", 0.0), "resume_overhead_s", minimum=0.0)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p), nonempty=False)
     r.finish()
-    return SharingSolution(tuple(j for j in jobs or () if j is not None), bool(preemptive))
+    return SharingSolution(tuple(j for j in jobs or () if j is not None), bool(preemptive), overhead or 0.0)
 
 
 def to_dict(solution: SharingSolution) -> dict[str, Any]:
+    overhead = {"resume_overhead_s": solution.resume_overhead_s} if solution.resume_overhead_s else {}
     return {
         "preemptive": solution.preemptive,
         "jobs": [
@@ -109,4 +114,4 @@ def to_dict(solution: SharingSolution) -> dict[str, Any]:
             }
             for j in solution.jobs
         ],
-    }
+    } | overhead

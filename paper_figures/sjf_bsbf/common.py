@@ -17,6 +17,7 @@ scheduling cannot express; porting it faithfully is a project of its own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from packgap.analysis.kit import PaperValue, Tick
@@ -35,6 +36,11 @@ TIRESIAS_QUEUING = (
     "paper ambiguity: queuing is read as arrival to first start (packgap.sharing.evaluate); 2D-LAS puts an "
     "arriving job (no attained service) in its top queue, so it starts at once; the paper's Tiresias queuing "
     "likely counts time spent preempted"
+)
+#: Which Tiresias every SJF-BSBF row runs (issue 29): the authors' released simulator's rules.
+TIRESIAS_READING = (
+    "Tiresias as released (SymbioticLab/Tiresias 959f9b0, dlas-gpu): three queues split at 3,250 and 7,200 "
+    "GPU-s, jobs that ran stay ahead of waiting ones inside a queue, demotion in continuous time, no resume cost"
 )
 
 
@@ -115,11 +121,23 @@ def queue_hours(rows: Sequence[Mapping[str, Any]], policy: str, metric: str = "a
     return mean_metric(rows, policy, metric) / HOUR
 
 
+def with_reading(values: Sequence[PaperValue]) -> list[PaperValue]:
+    """``values`` with :data:`TIRESIAS_READING` in the note of every Tiresias row, so
+    REPRODUCTION.md says which Tiresias each row is."""
+    return [
+        replace(v, note="; ".join(t for t in (v.note, TIRESIAS_READING) if t)) if "tiresias" in v.quantity else v
+        for v in values
+    ]
+
+
 def cause(rows: Sequence[Mapping[str, Any]], quantity: str) -> str:
     """The measured cause shown where ``quantity`` (policy first) runs against the paper."""
     policy = quantity.split()[0]
     if policy == "tiresias" and "queuing" in quantity:
-        return TIRESIAS_QUEUING
+        idle = queue_hours(rows, "tiresias", "avg_not_running_s")
+        return f"{TIRESIAS_QUEUING}; measured: {idle:.2f} h not running (queued or preempted)"
+    if policy == "tiresias":
+        return "2D-LAS preempts long jobs for short ones and never shares; " + SHARING_CAUSE
     if policy == "fifo" and "large" in quantity:
         queue = {p: queue_hours(rows, p, "large_avg_queuing_s") for p in ("fifo", "sjf-bsbf")}
         run = {p: queue_hours(rows, p, "large_avg_jct_s") - queue[p] for p in queue}

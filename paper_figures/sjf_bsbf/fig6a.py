@@ -19,6 +19,7 @@ from packgap.paper_figures.sjf_bsbf.common import (
     seed_range,
     simulate_row,
     sizes,
+    with_reading,
 )
 
 
@@ -53,7 +54,7 @@ def compare_fig6a(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
             )
             out.append(PaperValue("Fig. 6a", label, None, ours, "h", "", direction, cause=cause))
         out += bound_values("Fig. 6a", at, HOUR, "h", f" at {load:g}x")
-    return out
+    return with_reading(out)
 
 
 REPRODUCTION = Reproduction(

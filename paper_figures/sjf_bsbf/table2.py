@@ -20,6 +20,7 @@ from packgap.paper_figures.sjf_bsbf.common import (
     seed_range,
     simulate_row,
     sizes,
+    with_reading,
 )
 
 TABLE2 = {"fifo": (2317, 662.6), "sjf": (2319, 609.55), "tiresias": (2398, 664.73), "sjf-ffs": (2176, 530.36)}
@@ -73,7 +74,7 @@ def compare_table2(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     out = [replace(v, cause=cause(rows, v.quantity)) for v in out]
     out += bound_values("Table II", rows, 1.0, "s")
     out.append(PaperValue("Table II", "MILP bound on average JCT", None, mean_bound(rows, "milp_bound_avg_jct_s"), "s"))
-    return out
+    return with_reading(out)
 
 
 def _ffs_vs_sjf(value: PaperValue) -> PaperValue:

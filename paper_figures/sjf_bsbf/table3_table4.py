@@ -26,6 +26,7 @@ from packgap.paper_figures.sjf_bsbf.common import (
     seed_range,
     simulate_row,
     sizes,
+    with_reading,
 )
 
 #: Tables III and IV (hours): policy -> (JCT all, large, small, queuing all, large, small).
@@ -82,7 +83,7 @@ def _compare_table(item: str, paper: Mapping[str, tuple[float, ...]]) -> Any:
             out = [v for v in out if v not in same] + versus(same, f"sjf-bsbf {label}")
         out = [replace(v, cause=cause(rows, v.quantity)) for v in out]
         out += bound_values(item, rows)
-        return out
+        return with_reading(out)
 
     return compare
 

@@ -17,7 +17,8 @@ from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.analysis.registry import kit, kits, method
 from packgap.calibration.instance import OBJECTIVES
 from packgap.errors import PackgapError
-from packgap.heuristics.packing.stages import PACKERS, PLANNERS, PipelineOptions, pipeline_defaults
+from packgap.heuristics.packing.muri import muri_groups
+from packgap.heuristics.packing.stages import PACKERS, PAIR_PACKERS, PLANNERS, PipelineOptions, pipeline_defaults
 from packgap.heuristics.placement import POLICIES
 from packgap.heuristics.placement.schedulers import SCHEDULERS
 from packgap.heuristics.planning import edf, fifo, mchp
@@ -59,13 +60,18 @@ def test_heuristic_defaults_are_their_signatures() -> None:
         ("packing", "exact-ti"): asdict(TiSettings()),
         ("placement", "pal+blocks"): POLICIES["pal"].defaults,
     }
-    for packer in PACKERS:
+    for packer in PAIR_PACKERS:
         expected["packing", f"{packer}+exact-plan"] = pipeline_defaults(packer, None)
+    for packer in PACKERS:
         for planner in PLANNERS:
             expected["packing", f"{packer}+{planner}"] = pipeline_defaults(packer, planner)
     for (family, name), defaults in expected.items():
         assert dict(method(family, name).defaults) == defaults, f"{family} {name}"
     assert PipelineOptions().w == DEFAULT_W
+    muri = _keyword_defaults(muri_groups)
+    del muri["cluster_gpu"]  # offline: the instance's GPUs
+    flags = {**asdict(muri.pop("options")), **muri}
+    assert {k: v for k, v in asdict(PipelineOptions()).items() if k in flags} == flags
 
 
 def test_placement_methods_are_the_policies() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from packgap.analysis.method import Method, MethodOutput
@@ -84,3 +86,23 @@ def test_sharing_results_name_their_class(tmp_path) -> None:
     assert results["fifo"].scope == "non-preemptive" and results["tiresias"].scope == "preemptive"
     assert results["fifo"].certified_gap is not None and results["fifo"].certified_gap >= 0
     assert SolveResult.from_dict(results["fifo"].to_dict()) == results["fifo"]
+
+
+def test_a_class_bound_binds_and_measures_only_its_own_class() -> None:
+    """Issue 35: sharing's class bound holds over non-preemptive schedules only: it bounds and
+    enters the certified gap of FIFO (same scope), while preemptive Tiresias may go below it and
+    is certified by the bound valid for every class; the gap for all classes never takes it."""
+    cls = replace(_scoped("class-bound", Status.FEASIBLE, 120.0, "non-preemptive"), class_bound=100.0)
+    lp = _scoped("bound-lp", Status.FEASIBLE, 120.0, "", bound=80.0)
+    tiresias = _scoped("tiresias", Status.FEASIBLE, 95.0, "preemptive")
+    fifo = _scoped("fifo", Status.FEASIBLE, 125.0, "non-preemptive")
+    checked = {r.method: r for r in check_against_optimum([cls, lp, tiresias, fifo])}
+    assert checked["fifo"].certified_gap == pytest.approx(25 / 125)
+    assert checked["fifo"].bound_source == "class-bound class bound (non-preemptive)"
+    assert checked["fifo"].certified_gap_all_classes == pytest.approx(45 / 125)
+    assert checked["tiresias"].certified_gap == checked["tiresias"].certified_gap_all_classes == pytest.approx(15 / 95)
+    assert checked["tiresias"].bound_source == "bound-lp bound (all classes)"
+    assert checked["class-bound"].gap == pytest.approx(20 / 120)
+    with pytest.raises(OptimalityViolationError, match=r"sjf on i: objective 99\.0 beats class-bound's"):
+        check_against_optimum([cls, _scoped("sjf", Status.FEASIBLE, 99.0, "non-preemptive")])
+    assert SolveResult.from_dict(checked["class-bound"].to_dict()) == checked["class-bound"]

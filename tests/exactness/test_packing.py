@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,8 +12,9 @@ from hypothesis import strategies as st
 
 from packgap.packing import PackingInstance
 from tests.exactness import brute_packing as brute
-from tests.exactness.contract import check
+from tests.exactness.contract import OPTIONS, check, takes_no_solver
 from tests.packing.strategies import instances
+from tests.solvers.others import OTHER_SOLVERS
 
 
 @st.composite
@@ -23,17 +25,29 @@ def with_passed_deadlines(draw: Any, base: Any) -> PackingInstance:
     return dataclasses.replace(instance, jobs=jobs)
 
 
-def _check(instance: PackingInstance) -> None:
+def _check(instance: PackingInstance, solver: str = "highs") -> None:
     optimum, _ = brute.optimum(instance)
     # exact-milp refuses mixed GPU demands by design (it models machines of one width)
     mixed = len({j.gpus for j in instance.jobs}) > 1
-    check("packing", instance, optimum, allowed_errors=("exact-milp",) if mixed else ())
+    allowed = ("exact-milp",) if mixed else ()
+    if solver == "highs":
+        check("packing", instance, optimum, allowed_errors=allowed)
+    else:
+        on = replace(OPTIONS, solver=solver)
+        check("packing", instance, optimum, allowed_errors=allowed, skip=takes_no_solver("packing"), options=on)
 
 
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(st.one_of(instances(max_jobs=3), with_passed_deadlines(instances(max_jobs=3))))
 def test_random_packings(instance):
     _check(instance)
+
+
+@pytest.mark.parametrize("solver", OTHER_SOLVERS)
+@settings(max_examples=3, deadline=None, derandomize=True)
+@given(instance=instances(max_jobs=3))
+def test_random_packings_on_other_solvers(solver, instance):
+    _check(instance, solver)
 
 
 @pytest.mark.slow

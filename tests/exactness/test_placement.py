@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from packgap.placement import Job, PlacementInstance
 from packgap.solvers.outcome import SolveOptions
 from tests.exactness import brute_placement as brute
-from tests.exactness.contract import at_most, check, run_all
+from tests.exactness.contract import OPTIONS, at_most, check, run_all, takes_no_solver
+from tests.solvers.others import OTHER_SOLVERS
 
 CLASSES = ("A", "B")
 
@@ -59,9 +61,20 @@ def _floored(instance: PlacementInstance) -> dict[str, float]:
     return {"exact-cpsat": len(instance.jobs) * 1e-6}
 
 
-def _check(instance: PlacementInstance) -> None:
+def _check(instance: PlacementInstance, solver: str = "highs") -> None:
     optimum, _ = brute.optimum(instance)
-    check("placement", instance, optimum, internal_tol=_floored(instance))
+    if solver == "highs":
+        check("placement", instance, optimum, internal_tol=_floored(instance))
+    else:
+        on = replace(OPTIONS, solver=solver)
+        check("placement", instance, optimum, skip=takes_no_solver("placement"), options=on)
+
+
+@pytest.mark.parametrize("solver", OTHER_SOLVERS)
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(instance=rounds())
+def test_random_rounds_on_other_solvers(solver, instance):
+    _check(instance, solver)
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from packgap.gpus import GpuType
 from packgap.planning import Group, PlanningInstance
 from tests.exactness import brute_planning as brute
-from tests.exactness.contract import approx, check
+from tests.exactness.contract import OPTIONS, approx, check, takes_no_solver
+from tests.solvers.others import OTHER_SOLVERS
 
 
 @st.composite
@@ -31,16 +33,26 @@ def instances(draw: Any, groups: int = 4, gpus: int = 3, fractional: bool = Fals
     )
 
 
-def _check(instance: PlanningInstance) -> None:
+def _check(instance: PlanningInstance, solver: str = "highs") -> None:
     optimum, solution = brute.optimum(instance)
     assert brute.FAMILY.evaluate(instance, solution).objective == approx(optimum)
-    check("planning", instance, optimum)
+    if solver == "highs":
+        check("planning", instance, optimum)
+    else:
+        check("planning", instance, optimum, skip=takes_no_solver("planning"), options=replace(OPTIONS, solver=solver))
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(instances())
 def test_random_plans(instance):
     _check(instance)
+
+
+@pytest.mark.parametrize("solver", OTHER_SOLVERS)
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(instance=instances())
+def test_random_plans_on_other_solvers(solver, instance):
+    _check(instance, solver)
 
 
 @pytest.mark.slow

@@ -13,7 +13,8 @@ from packgap.instances.sharing.profiles import DEFAULT_PROFILES
 from packgap.sharing import Cluster, Interference, Job, SharingInstance
 from packgap.solvers.outcome import SolveOptions
 from tests.exactness import brute_sharing as brute
-from tests.exactness.contract import check, close
+from tests.exactness.contract import check, close, takes_no_solver
+from tests.solvers.others import OTHER_SOLVERS
 
 MODELS = ("cifar10", "ncf", "bert")
 
@@ -43,7 +44,7 @@ def instances(draw: Any, jobs: int = 3, gpus: int = 2) -> SharingInstance:
     )
 
 
-def _check(instance: SharingInstance, skip: tuple[str, ...] = ()) -> None:
+def _check(instance: SharingInstance, skip: tuple[str, ...] = (), solver: str = "highs") -> None:
     optimum, _ = brute.optimum(instance)
     # Tiresias preempts: its schedules lie outside the non-preemptive class enumerated here.
     # The time-indexed relaxations may not close in seconds even on tiny sets (exact-cpsat:
@@ -56,7 +57,7 @@ def _check(instance: SharingInstance, skip: tuple[str, ...] = ()) -> None:
         skip=skip,
         other_class=("tiresias",),
         may_time_out=("exact-cpsat", "exact-milp"),
-        options=SolveOptions(time_limit=5.0, seed=0),
+        options=SolveOptions(time_limit=5.0, seed=0, solver=solver),
     )
     bb = results["exact-bb"]
     assert "proven" not in bb.message or close(bb.objective, optimum), (bb.objective, optimum, bb.message)
@@ -66,6 +67,13 @@ def _check(instance: SharingInstance, skip: tuple[str, ...] = ()) -> None:
 @given(instances())
 def test_random_workloads(instance):
     _check(instance, skip=("exact-cpsat",))
+
+
+@pytest.mark.parametrize("solver", OTHER_SOLVERS)
+@settings(max_examples=3, deadline=None, derandomize=True)
+@given(instance=instances())
+def test_random_workloads_on_other_solvers(solver, instance):
+    _check(instance, skip=takes_no_solver("sharing"), solver=solver)
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from packgap.models.packing.data import candidates, weights
 from packgap.packing import FAMILY, Job, PackingInstance
 from packgap.packing.interleave import StageProfile
 from packgap.result import Status
-from packgap.solvers.highspy_lp import Columns
+from packgap.solvers.matrix import Columns
 from packgap.solvers.outcome import SolveOptions
 from tests.deadlines import sleeps
 from tests.packing.strategies import instances

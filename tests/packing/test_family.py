@@ -100,11 +100,11 @@ def _violations(solution: PackingSolution) -> str:
 def test_validator_lists_every_rule() -> None:
     text = _violations(
         _solution(
-            (("r1", "b1", "r2"), "A800", (0,), 0.0),
+            (("r1", "b1", "r2", "y", "z"), "A800", (0,), 0.0),
             (("r1", "x"), "H100", (0,), 0.0),
         )
     )
-    assert "holds 3 jobs" in text
+    assert "holds 5 jobs (a group holds 1 to 4)" in text
     assert "unknown job 'x'" in text
     assert "unknown GPU type 'H100'" in text
     assert "starts at 0.0 before job 'b1' arrives" in text

@@ -83,6 +83,9 @@ def test_muri_builder_on_a_tiny_trace(tmp_path: Path) -> None:
     p = bert.profiles[0]
     assert (p.load, p.communication) == (0.5, 18)
     assert p.forward + p.backward == pytest.approx(163, abs=1e-3)
+    # Muri's standalone iteration time and job length reach the instance (issue 28).
+    assert (p.measured, p.alone, bert.duration) == (195, 195, 390.0)
+    assert to_dict(inst)["jobs"][1]["profiles"]["V100"]["iteration"] == 195
     assert muri.build(path, seed=1) == inst
     assert from_dict(to_dict(inst)) == inst
     FAMILY.summary(inst)

@@ -22,7 +22,7 @@ from packgap.models.placement.job_types import blocks, job_types
 from packgap.models.placement.pruning import kept_arcs
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution, job_slowdown
 from packgap.result import Status
-from packgap.solvers.highspy_mip import solve_mip
+from packgap.solvers.matrix import solve_mip
 from packgap.solvers.outcome import SolveOptions
 from tests.placement.strategies import rounds
 

@@ -1,4 +1,4 @@
-"""The raw highspy back-end the block method solves with (``packgap.solvers.highspy_mip``): optimum and
+"""The raw highspy back-end the block method solves with (``packgap.solvers.matrix``): optimum and
 bound of a small MIP, its LP relaxation, infeasibility, a start vector, and a time limit that
 still returns an incumbent with a valid bound."""
 
@@ -15,7 +15,7 @@ from packgap.instances.placement.rounds import generate_round
 from packgap.models.placement.block_paths import build_blocks, start_values
 from packgap.placement import FAMILY
 from packgap.result import Status
-from packgap.solvers.highspy_mip import ArrayMip, solve_mip
+from packgap.solvers.matrix import ArrayMip, solve_mip
 from packgap.solvers.outcome import SolveOptions
 
 

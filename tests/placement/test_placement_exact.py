@@ -13,8 +13,8 @@ from packgap.models.placement import milp as milp_placement
 from packgap.models.placement.cells import round_cells
 from packgap.placement import FAMILY, PlacementInstance
 from packgap.result import Status
-from packgap.solvers.highs import solve_pyomo
 from packgap.solvers.outcome import SolveOptions
+from packgap.solvers.pyomo_models import solve_pyomo
 from tests.placement.strategies import rounds
 
 OPTIONS = SolveOptions(time_limit=30, seed=0)

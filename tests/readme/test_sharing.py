@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import statistics
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import pytest
@@ -218,7 +219,57 @@ def fig6b_reduction(xi: float) -> float:
     return 100 * ours("sjf-bsbf-fig6b", f"SJF-BSBF's JCT reduction vs SJF-FFS at xi = {xi:g}", True)
 
 
+def peer_agreement(quantity: str) -> float:
+    """Settings, jobs, or jobs where ``tiresias`` with ``queue_order=arrival`` meets the
+    simulator's completion time, in the peer data of ``tests/peers/tiresias``."""
+    from packgap.heuristics.sharing.tiresias import tiresias
+    from tests.sharing import test_tiresias_peer as peer
+
+    if quantity == "settings":
+        return len(peer.SETTINGS)
+    if quantity == "jobs":
+        return sum(len(peer.peer_jobs(s)) for s in peer.SETTINGS)
+    missed = 0
+    for setting in peer.SETTINGS:
+        solution = tiresias(peer.instance(setting), peer.thresholds(setting), queue_order="arrival")
+        missed += len(peer.disagreeing(setting, solution, "tiresias_end"))
+    return peer_agreement("jobs") - missed
+
+
+@functools.cache
+def tiresias_240_metrics(resume_overhead_s: float) -> tuple[Mapping[str, float], ...]:
+    """Tiresias's metrics on ``generate(240, seed)``, seeds 1-3."""
+    from packgap.heuristics.sharing.tiresias import tiresias
+    from packgap.instances.sharing.generator import generate
+    from packgap.sharing import FAMILY
+
+    runs = [generate(240, seed) for seed in (1, 2, 3)]
+    return tuple(FAMILY.evaluate(i, tiresias(i, resume_overhead_s=resume_overhead_s)).metrics for i in runs)
+
+
+def tiresias_240(key: str, resume_overhead_s: float = 0.0) -> float:
+    """Tiresias's mean ``key`` (h) over :func:`tiresias_240_metrics`."""
+    return statistics.fmean(m[key] for m in tiresias_240_metrics(resume_overhead_s)) / 3600
+
+
+TIRESIAS_240 = "On the generated 240-job workloads, seeds 1-3, Tiresias queues"
+
 QUOTES: list[Quote] = [
+    *quotes(
+        "its demotion wake-up fixed: `tests/peers/tiresias/PROVENANCE.md`) on",
+        [lambda: peer_agreement("settings"), lambda: peer_agreement("jobs")],
+    ),
+    Quote("(`queue_order=arrival`, the order before issue 29) agrees on", 0, lambda: peer_agreement("arrival")),
+    *quotes(
+        TIRESIAS_240,
+        [
+            lambda: tiresias_240("avg_queuing_s"),
+            lambda: tiresias_240("avg_not_running_s"),
+            lambda: 120.0,
+            lambda: tiresias_240("avg_jct_s"),
+            lambda: tiresias_240("avg_jct_s", 120.0),
+        ],
+    ),
     *quotes(
         "(`analysis/sharing/ceiling.py`) do, by up to",
         [
@@ -274,8 +325,10 @@ QUOTES: list[Quote] = [
             lambda: 0.5,
             lambda: reduction(2.0, "sjf"),
             lambda: 2.0,
-            lambda: reduction(0.5, "tiresias"),
+            lambda: -reduction(0.5, "tiresias"),
+            lambda: 0.5,
             lambda: reduction(2.0, "tiresias"),
+            lambda: 2.0,
         ],
         marks=("slow", "traces"),
     ),

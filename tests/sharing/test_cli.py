@@ -92,6 +92,16 @@ def test_generate_solve_and_simulate(tmp_path: Path) -> None:
     assert (
         doc["cheap_bound_avg_jct_s"] <= milp["bound_avg_jct_s"] <= milp["runs"][0]["metrics"]["avg_jct_s"] * (1 + 1e-9)
     )
+    cls = json.loads(
+        packgap("simulate", "w.json", "--policy", "all", "--bound", "class", "--json", cwd=tmp_path).stdout
+    )
+    assert cls["bound_avg_jct_s"] == doc["bound_avg_jct_s"] and cls["class_status"] == "Optimal"
+    assert cls["bound_avg_jct_s"] <= cls["class_bound_avg_jct_s"]
+    assert all(
+        r["metrics"]["avg_jct_s"] >= cls["class_bound_avg_jct_s"] * (1 - 1e-9)
+        for r in cls["runs"]
+        if r["policy"] != "tiresias"
+    )
     bad = packgap("simulate", "w.json", "--bound", "tight", cwd=tmp_path)
     assert bad.returncode == 2 and "bound" in bad.stderr and "Traceback" not in bad.stderr
 

@@ -20,7 +20,8 @@ from packgap.instances.sharing.generator import generate
 from packgap.models.sharing import rate_lp
 from packgap.models.sharing.branch_bound import solve
 from packgap.sharing import FAMILY
-from packgap.solvers.highspy_lp import Columns, HighsModel
+from packgap.solvers.highspy_lp import HighsModel
+from packgap.solvers.matrix import Columns
 from packgap.solvers.outcome import SolveOptions
 from tests.sharing.helpers import paired_models, tiny
 

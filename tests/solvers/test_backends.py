@@ -14,9 +14,9 @@ from packgap.errors import PackgapError
 from packgap.result import Status
 from packgap.solvers.cpsat import new_model, solve_cpsat
 from packgap.solvers.flow import assignment, integer_costs, min_cost_flow
-from packgap.solvers.highs import solve_pyomo
 from packgap.solvers.matching import max_weight_matching
 from packgap.solvers.outcome import SolveOptions
+from packgap.solvers.pyomo_models import solve_pyomo
 
 
 def test_highspy_and_ortools_share_one_process():
@@ -116,7 +116,7 @@ def test_bad_options_are_clear_errors(kwargs):
 def test_array_mip_mixed_integrality_and_offset():
     """min x + 3y + 10 s.t. x + y >= 1.5, x in [0, 2], y in [0, 1]: with x integer the optimum
     is x = 2 (12), relaxed x = 1.5 (11.5); the offset reaches objective and bound."""
-    from packgap.solvers.highspy_mip import ArrayMip, solve_mip
+    from packgap.solvers.matrix import ArrayMip, solve_mip
 
     def mip(integer: list[bool]) -> ArrayMip:
         return ArrayMip(
@@ -144,7 +144,8 @@ def test_array_mip_mixed_integrality_and_offset():
 def test_mip_without_probing_finds_the_same_optimum(seed: int) -> None:
     """exact-ti turns HiGHS's probing off (it ignores the time limit): on random set-covering
     programs the optimum is the same with and without it."""
-    from packgap.solvers.highspy_lp import PROBING_OFF, Columns, HighsModel
+    from packgap.solvers.highspy_lp import PROBING_OFF, HighsModel
+    from packgap.solvers.matrix import Columns
 
     rng = np.random.default_rng(seed)
     rows, cols = 6, 12

@@ -1,4 +1,5 @@
-"""One level's LP and integer program of :mod:`packgap.analysis.packing.ti.driver` (highspy, step formulation).
+"""One level's LP and integer program of :mod:`packgap.analysis.packing.ti.driver` (step formulation; the
+matrix layer, :mod:`packgap.solvers.matrix`, on ``--solver``).
 
 :func:`column_generation` solves the LP over a growing subset of the level's *universe*,
 pricing the whole universe with :mod:`packgap.models.packing.ti_duals` after every solve (the
@@ -18,7 +19,7 @@ from packgap.analysis.packing.ti.rounding import round_answer
 from packgap.analysis.packing.ti.search import Search
 from packgap.models.packing import ti_duals, ti_grid
 from packgap.result import Status
-from packgap.solvers.highspy_lp import Columns, HighsModel, LpSolution
+from packgap.solvers.matrix import Columns, LpSolution, open_model
 from packgap.solvers.outcome import SolveOptions
 
 #: What the best answer costs in the scaled LP (:class:`LevelLp`).
@@ -44,7 +45,7 @@ class LevelLp:
         self.search, self.segments = search, segments
         self.scale = LP_SCALE / max(abs(search.ceiling()), 1e-12)
         sides = np.concatenate([np.ones(n), np.zeros(len(segments))])
-        self.model = HighsModel(sides, sides, options)
+        self.model = open_model(sides, sides, options)
         cost = np.full(n, (2 * abs(search.ceiling()) + 1.0) * self.scale)
         self.model.add_columns(
             Columns(cost, np.zeros(n), np.full(n, np.inf), np.arange(n + 1), np.arange(n), np.ones(n))

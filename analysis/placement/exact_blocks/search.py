@@ -25,7 +25,7 @@ from packgap.models.placement.pruning import kept_arcs
 from packgap.models.placement.screening import screen
 from packgap.placement import FAMILY, PlacementInstance, PlacementSolution
 from packgap.result import Status
-from packgap.solvers.highspy_mip import MipSolution
+from packgap.solvers.matrix import MipSolution
 from packgap.solvers.outcome import status_from_gap
 
 #: Relative gap under which the incumbent counts as proven optimal.

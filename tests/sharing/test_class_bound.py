@@ -1,0 +1,86 @@
+"""The class bound (issue 35): below exact-bb's proven non-preemptive optimum and below every
+non-preemptive policy on the small instances the sharing tests draw, above the preemptive
+optimum where preemption wins, and carried by ``compare`` for the non-preemptive class only."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from packgap.analysis.sharing import lp_bound
+from packgap.analysis.sharing.ceiling import preemptive_ceiling
+from packgap.analysis.sharing.runs import NON_PREEMPTIVE
+from packgap.instances.sharing.generator import generate
+from packgap.models.sharing.branch_bound import solve
+from packgap.sharing import FAMILY, SharingInstance
+from tests.sharing.helpers import paired_models, tiny
+
+EXAMPLES = int(os.environ.get("SHARING_EXAMPLES", "10"))
+
+
+def _class_average(instance: SharingInstance, slots: int) -> float:
+    """The certified class LP value alone (not raised to the cheap bound), as an average JCT."""
+    out = lp_bound.solve(instance, slots, runs=True)
+    assert out.lp_sum is not None, out.status
+    return (out.lp_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
+
+
+def _below_the_class(instance: SharingInstance, bound: float) -> None:
+    out = solve(instance, None, time_limit=20)
+    assert out.proven
+    assert bound <= FAMILY.evaluate(instance, out.solution).objective * (1 + 1e-9)
+    for name, policy in NON_PREEMPTIVE.items():
+        assert bound <= FAMILY.evaluate(instance, policy(instance)).objective * (1 + 1e-9), name
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 5), st.sampled_from([10, 30]))
+def test_class_bound_is_below_the_optimum_and_every_non_preemptive_policy(seed: int, jobs: int, slots: int) -> None:
+    inst = generate(jobs, seed, nodes=1, hours=0.05, workload="physical")
+    _below_the_class(inst, _class_average(inst, slots))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 50), st.integers(1, 2), st.integers(1, 40)), min_size=1, max_size=4),
+    st.floats(1.0, 3.0),
+    st.integers(1, 3),
+)
+def test_class_bound_holds_on_hand_made_pairs_of_models(
+    jobs: list[tuple[float, int, int]], xi: float, models: int
+) -> None:
+    """Several models with their own ordered-pair xi (the sharing balance rows matter)."""
+    inst = paired_models(jobs, xi, models)
+    _below_the_class(inst, _class_average(inst, 20))
+
+
+def test_one_job_alone_is_its_solo_time() -> None:
+    assert _class_average(tiny([(7.0, 2, 30)]), 20) == pytest.approx(30.0, rel=1e-6)
+
+
+def test_a_short_job_behind_a_long_one_lifts_the_bound_above_every_preemptive_schedule() -> None:
+    """One GPU, xi = 2 (sharing gains nothing): a 100 s job at 0 and a 10 s job at 10 s. The
+    preemptive optimum runs the short job at once (JCTs 110 and 10, average 60: the rate LP's
+    value, and the shortest-remaining-time schedule of the ceiling); without preemption the
+    best is 65 (the long job waits or shares). The class bound lies between them, so it binds
+    the non-preemptive class only."""
+    inst = tiny([(0.0, 1, 100), (10.0, 1, 10)], xi=2.0, gpus=1)
+    bound = _class_average(inst, 40)
+    rate = lp_bound.solve(inst, 40)
+    assert (rate.completion_sum - 10.0) / 2 == pytest.approx(60.0, rel=1e-6)
+    assert 61.0 < bound <= 65.0 * (1 + 1e-9)
+    assert preemptive_ceiling(inst) == pytest.approx(60.0) and preemptive_ceiling(inst) < bound
+    assert FAMILY.evaluate(inst, solve(inst, None, time_limit=10).solution).objective == pytest.approx(65.0)
+
+
+def test_readme_instance_class_bound_is_above_the_rate_lp() -> None:
+    """README 6 jobs, seed 4 (measured: rate LP 2,110 s, class bound 2,365 s, optimum 2,833 s)."""
+    from packgap.analysis.sharing.exact_scaling import instance
+
+    inst = instance(6, 4)
+    bound, status = lp_bound.average_jct_class_bound(inst)
+    assert status == "Optimal"
+    assert lp_bound.average_jct_bound(inst) + 200 < bound <= 2833.0
