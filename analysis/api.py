@@ -88,13 +88,15 @@ def compare(
     store: str | Path | None = None,
     solver: str = "highs",
 ) -> Any:
-    """Every method on every instance, as a pandas DataFrame (one row per result, primal
-    gaps against the best objective on each instance); ``store`` resumes from a DuckDB file.
+    """Every method on every instance, as a pandas DataFrame: one row per result, with its
+    ``certified_gap`` against the best bound proven on the instance for its class (named in
+    ``bound_source``) and its ``best_found_gap`` against the best objective found there, gaps
+    as fractions, the objective's unit in ``objective_unit``; ``store`` resumes from a DuckDB file.
     ``methods`` is ``"all"``, a name or a list of names; the options are checked as in :func:`solve`
     (``solver`` applies to the methods that take one)."""
     import pandas as pd
 
-    from packgap.analysis.compare import compare_instance
+    from packgap.analysis.compare import compare_instance, result_rows
     from packgap.analysis.store import ResultStore
     from packgap.solvers import catalogue
     from packgap.solvers.outcome import SolveOptions
@@ -113,7 +115,7 @@ def compare(
         for item in items:
             family, value = as_instance(item)
             chosen = registry.resolve(family.name, names)
-            rows += [r.to_dict() for r in compare_instance(family, value, chosen, options, store=db)]
+            rows += result_rows(compare_instance(family, value, chosen, options, store=db))
     finally:
         if db is not None:
             db.close()

@@ -44,6 +44,7 @@ from packgap.analysis.cliutil import (
     reports_errors,
     result_table,
     save_json,
+    seconds,
     solve_options,
     write_rescued,
 )
@@ -157,6 +158,7 @@ def solve(
 
     A method ending with status error still writes its full result (--json: stdout, -o: file), then exits 2.
     """
+    from packgap.analysis.compare import result_rows
     from packgap.analysis.run import solve as run_solve
 
     check_output(output, "-o")
@@ -167,9 +169,9 @@ def solve(
     chosen.check_solver(solver)
     result = run_solve(fam, instance, chosen, options=options, params=params)
     if output is not None:
-        save_json(result.to_dict(), output)
+        save_json(result_rows([result])[0], output)
     if as_json:
-        sys.stdout.write(jsonio.dumps(result.to_dict()))
+        sys.stdout.write(jsonio.dumps(result_rows([result])[0]))
     else:
         result_table([result], title=str(file))
     if result.status == Status.ERROR:
@@ -190,8 +192,8 @@ def compare(
     store: Annotated[Path | None, typer.Option("--store", help="DuckDB file: save each cell, resume.")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Run methods on instances; print objective, bound, certified and primal gap, time."""
-    from packgap.analysis.compare import compare_instance
+    """Run methods on instances; print objective, bound, certified and best-found gap, time."""
+    from packgap.analysis.compare import compare_instance, result_rows
     from packgap.analysis.store import ResultStore
 
     check_store(store)
@@ -213,7 +215,7 @@ def compare(
         if db is not None:
             db.close()
     if as_json:
-        sys.stdout.write(jsonio.dumps([r.to_dict() for r in results]))
+        sys.stdout.write(jsonio.dumps(result_rows(results)))
     else:
         result_table(results, title="packgap compare")
     if all(r.status == Status.ERROR for r in results):
@@ -238,7 +240,7 @@ def report(
     as_json: AsJson = False,
 ) -> None:
     """Gap table (and figure) from stored results; nothing is recomputed."""
-    from packgap.analysis.report import gap_table, load_rows, plot_gaps
+    from packgap.analysis.report import gap_table, load_rows, plot_gaps, table_json
     from packgap.analysis.store import ResultStore
 
     if not store.is_file():
@@ -274,13 +276,25 @@ def report(
             raise PackgapError("--plot needs --by (the instance field on the x axis)")
         err.print(f"wrote {write_rescued(plot, lambda p: plot_gaps(frame, by, p))}")
     if as_json:
-        sys.stdout.write(gap_table(frame, by).to_json(orient="records", indent=2) + "\n")
+        sys.stdout.write(table_json(gap_table(frame, by)) + "\n")
     else:
         out.print(gap_view(gap_table(frame, by)))
 
 
 #: Columns of ``report --rows`` on screen (``--json`` gives every column).
-ROW_COLUMNS = ("family", "instance", "method", "seed", "status", "objective", "bound", "gap", "wall_s", "created")
+ROW_COLUMNS = (
+    "family",
+    "instance",
+    "method",
+    "seed",
+    "status",
+    "objective",
+    "bound",
+    "certified_gap",
+    "bound_source",
+    "wall_s",
+    "created",
+)
 
 
 @ends_on_ctrl_c
@@ -366,9 +380,17 @@ def figures(
 
 
 def gap_view(table: Any) -> Table:
-    """A gap table (pandas) as a rich table: gaps in percent, numbers in six digits."""
-    view = Table(*[str(c) for c in table.columns], title="gaps")
-    for row in fmt_rows(table.itertuples(index=False), ["gap" in str(c) for c in table.columns]):
+    """A gap table (pandas) as a rich table: each header with its unit, gaps and shares in
+    percent, seconds to 3 significant digits, other numbers in six digits."""
+    from packgap.analysis.report import UNITS, header
+
+    columns = [str(c) for c in table.columns]
+    view = Table(*[header(c) for c in columns], title="gaps")
+    rows = [
+        [seconds(v) if UNITS.get(c) == "s" else v for c, v in zip(columns, row, strict=True)]
+        for row in table.itertuples(index=False)
+    ]
+    for row in fmt_rows(rows, [UNITS.get(c) == "fraction" for c in columns]):
         view.add_row(*row)
     return view
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import numbers
 import os
 import sys
@@ -211,32 +212,63 @@ def parse_params(items: list[str]) -> dict[str, Any]:
     return params
 
 
-def result_table(results: list[SolveResult], title: str) -> None:
-    """``gap``: against the method's own bound; ``primal gap``: against the best objective;
-    ``bound gap``: against the best bound on the instance (valid for every solution). Where a
-    result names its class (``scope``), ``class gap`` is against the proven optimum of that class."""
+def result_table(results: list[SolveResult], title: str, instances: bool = True) -> None:
+    """``certified gap``: against the best bound proven on the instance for the method's class
+    (``bound source`` names it); ``best-found gap``: against the best objective found. Where a
+    result names its class (``scope``), the gap against the best bound valid for every class
+    stands beside it. ``own bound`` is the method's own, valid for every class: an exact method
+    optimal within its class may prove a lower bound for every class (sharing's exact-bb).
+    ``instances``: with a column naming each result's instance."""
+    from packgap.analysis.compare import objective_unit
+
     scoped = any(r.scope for r in results)
-    columns = ["instance", "method", "status", "objective", "bound", "gap", "primal gap", "bound gap"]
-    table = Table(*columns, *(("class", "class gap") if scoped else ()), "seconds", title=title)
+    units = sorted({objective_unit(r.family) for r in results} - {""})
+    unit = f"\n({'; '.join(units)})" if units else ""
+    columns = [
+        *(("instance",) if instances else ()),
+        "method",
+        "status",
+        *(("class",) if scoped else ()),
+        f"objective{unit}",
+        "own bound\n(all classes)",
+        "certified\ngap (%)",
+        "bound source",
+        *(("certified gap,\nall classes (%)",) if scoped else ()),
+        "best-found\ngap (%)",
+        "seconds\n(s)",
+    ]
+    table = Table(*columns, title=title)
     rows = [
         (
-            r.instance,
+            *((r.instance,) if instances else ()),
             r.method,
             str(r.status),
+            *((r.scope or "all",) if scoped else ()),
             r.objective,
             r.bound,
-            r.gap,
-            r.primal_gap,
-            r.bound_gap,
-            *((r.scope or "all", r.class_gap) if scoped else ()),
-            f"{r.wall_s:.3f}",
+            r.certified_gap,
+            r.bound_source or "-",
+            *((r.certified_gap_all_classes,) if scoped else ()),
+            r.best_found_gap,
+            seconds(r.wall_s),
         )
         for r in results
     ]
-    pct = [False] * 5 + [True] * 3 + ([False, True] if scoped else [])
+    pct = [False] * (4 + instances + scoped) + [True, False] + ([True] if scoped else []) + [True, False]
     for row in fmt_rows(rows, pct):
         table.add_row(*row)
     out.print(table)
     for r in results:
         if r.message and str(r.status) == "error":
             err.print(f"[red]{r.method}[/red]: {escape(r.message)}")
+
+
+def seconds(value: float | None) -> str:
+    """Seconds to 3 significant digits, never in e-notation (0.0000711, 0.0969, 12.3, 1,230)."""
+    if _missing(value):
+        return "-"
+    assert value is not None
+    shown = float(f"{value:.3g}")
+    if shown == 0 or abs(shown) >= 100:
+        return f"{shown:,.0f}"
+    return f"{shown:.{2 - math.floor(math.log10(abs(shown)))}f}"

@@ -35,3 +35,21 @@ def compare_instance(
         if on_done is not None:
             on_done(result)
     return check_against_optimum(results)
+
+
+#: The unit of every gap in result rows (``--json``, DataFrames); tables print them in percent.
+GAP_UNIT = "fraction of the objective"
+
+
+def objective_unit(family: str) -> str:
+    """The unit of ``family``'s objective (its kit's), "" where the family is not registered."""
+    from packgap.analysis import registry
+
+    kit = registry.kits().get(family)
+    return "" if kit is None else kit.objective_unit
+
+
+def result_rows(results: Sequence[SolveResult]) -> list[dict[str, Any]]:
+    """Results as ``--json`` and :func:`packgap.compare` give them: each with the unit of its
+    objective and bound and of its gaps."""
+    return [{**r.to_dict(), "objective_unit": objective_unit(r.family), "gap_unit": GAP_UNIT} for r in results]

@@ -2,8 +2,9 @@
 
 Each kit names its demo (:class:`~packgap.analysis.kit.Demo`): a generator with its options and
 the methods to run. Nothing here names a family. Every row is the ``compare`` row (validated,
-scored by the family's evaluator); the demo adds each heuristic's certified gap against the
-best bound any method proved on the instance, which is what the demo sets out to show.
+scored by the family's evaluator, printed by the same table) with each method's certified gap
+against the best bound any method proved on the instance for its class, which is what the demo
+sets out to show.
 :func:`demo_command` mounts it as ``packgap demo [FAMILY]...``.
 """
 
@@ -16,10 +17,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from packgap.analysis import registry
-from packgap.analysis.cliutil import fmt, fmt_rows, out, progress, reports_errors
+from packgap.analysis.cliutil import out, progress, reports_errors, result_table
 from packgap.analysis.kit import Demo, FamilyKit, GeneratorNote, check_options
 from packgap.errors import PackgapError
 from packgap.result import SolveResult, Status
@@ -33,23 +33,6 @@ class DemoTable:
     demo: Demo
     instance: str
     results: list[SolveResult]
-
-    @property
-    def best_bound(self) -> float | None:
-        """The tightest lower bound any method proved for every solution (an optimum counts as
-        one only when it holds for every class: sharing's exact-bb is non-preemptive)."""
-        bounds = [r.bound for r in self.results if r.bound is not None]
-        bounds += [
-            r.objective for r in self.results if r.status == Status.OPTIMAL and r.objective is not None and not r.scope
-        ]
-        return max(bounds) if bounds else None
-
-    @staticmethod
-    def certified_gap(result: SolveResult) -> float | None:
-        """Against the proven optimum of the result's own class where there is one, else
-        against the best bound valid for every class (``compare``'s class and bound gaps):
-        the method is at most this far above the optimum; 0 means proven optimal."""
-        return result.class_gap if result.class_gap is not None else result.bound_gap
 
 
 def demo_kits(names: Sequence[str] = ()) -> list[FamilyKit]:
@@ -93,13 +76,14 @@ def run_demo(
 
 #: What the demo's tables mean, printed above them.
 DEMO_LEGEND = """Each table: one small instance of one family, the paper's heuristics and an exact method.
-  objective      the family's evaluator's score of the answer (lower is better)
-  bound          a lower bound the method proved
-  certified gap  (objective - best proven bound) / objective: at most this far above the optimum
-                 (sharing: against the proven non-preemptive optimum for FIFO, SJF, SJF-FFS and
-                 SJF-BSBF; preemptive Tiresias against the bound valid for every policy)
-  best-found gap (objective - best objective of any method) / objective
-  seconds        wall time on this machine"""
+  objective          the family's evaluator's score of the answer (lower is better; unit in the header)
+  own bound          a lower bound the method itself proved, valid for all classes of solutions
+  certified gap      (objective - best proven bound for the method's class) / objective: at most
+                     this far above the optimum of its class; bound source names that bound
+  certified gap,     (sharing) against the best bound valid for every policy: the non-preemptive
+   all classes       policies are certified by exact-bb's optimum, preemptive Tiresias by this one
+  best-found gap     (objective - best objective of any method) / objective
+  seconds            wall time on this machine"""
 DEMO_FIGURES = (
     "Figures and REPRODUCTION.md (every reproduced number beside the paper's): make figures, "
     "that is packgap figures --all --out figures (--quick: small instances, minutes)."
@@ -130,17 +114,8 @@ def demo(
 
         tables = run_demo(kits, time_limit, on_done=done)
     for t in tables:
-        view = Table(
-            "method", "status", "objective", "bound", "certified gap", "best-found gap", "seconds", title=t.demo.title
-        )
-        rows = [
-            (r.method, str(r.status), r.objective, r.bound, t.certified_gap(r), r.primal_gap, f"{r.wall_s:.3f}")
-            for r in t.results
-        ]
-        for row in fmt_rows(rows, [False, False, False, False, True, True]):
-            view.add_row(*row)
-        out.print(view)
-        out.print(f"{t.family} instance {t.instance}: best proven bound {fmt(t.best_bound)}", highlight=False)
+        result_table(t.results, title=t.demo.title, instances=False)
+        out.print(f"{t.family} instance {t.instance}", highlight=False)
         for r in t.results:
             if r.message and r.status != Status.OPTIMAL:
                 out.print(f"  {r.method}: {escape(r.message)}", highlight=False)

@@ -305,10 +305,15 @@ class PaperValue:
     """One reproduced number: the paper's value beside ours (``REPRODUCTION.md`` row).
 
     ``direction`` is what the paper claims of it (:class:`Direction`; None: nothing
-    compared), from which the report computes whether ours agrees; ``note`` (always shown)
-    or ``cause`` (shown where ours does not agree) gives the measured cause of a
-    disagreement. ``measured`` marks a wall-clock number (a timing): the report keeps it
-    out of the part that is the same on every run.
+    compared), from which the report computes whether ours agrees in direction; the report also
+    grades the magnitude, ours within a tolerance of the paper's value (the paper's own
+    ``error_bar``, an absolute half-width in ``unit``, where it prints one; else the tolerance
+    of an ``=`` direction; else 25 % relative, :mod:`packgap.analysis.agreement`). ``note``
+    (always shown) or ``cause`` (shown where ours does not agree in direction or in magnitude)
+    gives the measured cause. ``measured`` marks a number that depends on the machine (a
+    timing, or a gap against a bound cut by a wall-clock limit): the report keeps it out of the
+    part that is the same on every run. ``by_construction`` marks a value equal to the paper's
+    by its definition (a system normalised by itself): shown, never counted as agreement.
     """
 
     item: str
@@ -321,6 +326,8 @@ class PaperValue:
     measured: bool = False
     #: The measured cause of a disagreement: added to the note where ours does not agree.
     cause: str = ""
+    error_bar: float | None = None
+    by_construction: bool = False
 
     @property
     def ratio(self) -> float | None:
@@ -386,6 +393,9 @@ class FamilyKit:
     name: str
     hub: str
     methods: tuple[Method, ...]
+    #: The unit of the evaluator's objective (and of every bound), shown in table headers and
+    #: ``--json``: e.g. "s: average JCT".
+    objective_unit: str = ""
     generators: tuple[Generator, ...] = ()
     trace_builders: tuple[TraceBuilder, ...] = ()
     documents: tuple[DocumentKind, ...] = ()

@@ -14,7 +14,18 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packgap.analysis.agreement import NO, NONE, YES, agrees, note, unexplained
+from packgap.analysis.agreement import (
+    NO,
+    NONE,
+    YES,
+    agrees,
+    counted,
+    magnitude,
+    note,
+    tolerance_text,
+    uncaused,
+    unexplained,
+)
 from packgap.analysis.coverage import coverage_markdown
 from packgap.analysis.figures import Reproduced
 from packgap.analysis.kit import PaperValue
@@ -45,6 +56,14 @@ def at_full_size(d: Reproduced, v: PaperValue) -> str:
     return NONE if same is None else agrees(same, d.full_values)
 
 
+def grade(v: PaperValue) -> str:
+    """The magnitude cell: ``yes`` or ``no`` with the tolerance used, ``by construction``, ``-``."""
+    if v.by_construction:
+        return "by construction"
+    graded = magnitude(v)
+    return graded if graded == NONE else f"{graded} ({tolerance_text(v)})"
+
+
 def record(d: Reproduced) -> list[str]:
     """The rows of one reproduction's values (timings excluded)."""
     size = size_text(d.reproduction.size(d.quick))
@@ -56,33 +75,48 @@ def record(d: Reproduced) -> list[str]:
         unit = f" {v.unit}" if v.unit else ""
         claim = "-" if v.direction is None else v.direction.text
         full = f" {at_full_size(d, v)} |" if d.quick else ""
+        direction = "by construction" if v.by_construction else agrees(v, d.values)
         lines.append(
             f"| {d.reproduction.paper} | {v.item} | {_text(v.quantity)}{unit} | {size} | {_cell(v.paper)} | "
-            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {agrees(v, d.values)} |{full} {_text(note(v, d.values))} |"
+            f"{_cell(v.ours)} | {ratio} | {_text(claim)} | {direction} | {grade(v)} |{full} "
+            f"{_text(note(v, d.values))} |"
         )
     return lines
 
 
 def summary(done: Sequence[Reproduced]) -> list[str]:
-    counted = [(v, agrees(v, d.values)) for d in done for v in d.values if not v.measured]
-    yes = sum(a == YES for _, a in counted)
-    no = sum(a == NO for _, a in counted)
+    graded = [(v, d.values) for d in done for v in d.values if counted(v)]
+    directions = [agrees(v, values) for v, values in graded]
+    magnitudes = [magnitude(v) for v, _ in graded]
+    yes, no = directions.count(YES), directions.count(NO)
+    close, far = magnitudes.count(YES), magnitudes.count(NO)
+    built = sum(v.by_construction for d in done for v in d.values if not v.measured)
     missing = [(d.reproduction.name, v.quantity) for d in done for v in unexplained(d.values)]
+    no_cause = [(d.reproduction.name, v.quantity) for d in done for v in uncaused(d.values)]
     differ = [
         (d.reproduction.name, v.quantity)
         for d in done
         for v in d.values
-        if d.quick and not v.measured and at_full_size(d, v) in (YES, NO) and at_full_size(d, v) != agrees(v, d.values)
+        if d.quick and counted(v) and at_full_size(d, v) in (YES, NO) and at_full_size(d, v) != agrees(v, d.values)
     ]
     lines = [
-        f"{yes + no} numbers are compared with a direction the paper states: {yes} agree, {no} do not "
+        f"Direction: {yes + no} numbers are compared with a direction the paper states, {yes} agree, {no} do not "
         "(the note gives the measured cause). `paper says` is the claim checked: ours below (<) or above (>) "
         "a number or another quantity of the same item, or equal to the paper's value (=).",
+        "",
+        f"Magnitude: {close + far} numbers have a paper value to compare with, {close} lie within the stated "
+        f"tolerance of it, {far} do not; `magnitude` names the tolerance: the paper's own error bar where it prints "
+        "one, the tolerance of an `=` claim, else 25 % relative. "
+        f"{len(no_cause)} numbers agree in direction but not in magnitude without a measured cause yet"
+        + (" (listed below)." if no_cause else "."),
+        "",
+        f"{built} values equal the paper's by construction (a system normalised by itself) and are counted in "
+        "neither grade; timings and numbers cut by a wall-clock limit are in the run part below.",
     ]
     if any(d.quick for d in done):
         lines += [
             "",
-            "`at full size` is the agreement of the paper-sized run (`packgap figures` without `--quick`) of the "
+            "`at full size` is the direction of the paper-sized run (`packgap figures` without `--quick`) of the "
             "same code, where the store holds one; "
             + (
                 f"{len(differ)} numbers run in a different direction at the two sizes:"
@@ -94,6 +128,9 @@ def summary(done: Sequence[Reproduced]) -> list[str]:
     if missing:
         lines += ["", "**Disagreements without a cause:**"]
         lines += [f"* {name}: {quantity}" for name, quantity in missing]
+    if no_cause:
+        lines += ["", "**Off in magnitude, no measured cause yet:**"]
+        lines += [f"* {name}: {quantity}" for name, quantity in no_cause]
     return lines
 
 
@@ -113,10 +150,10 @@ def record_markdown(done: Sequence[Reproduced], quick: bool) -> str:
         "",
         *summary(done),
         "",
-        "| paper | item | quantity | size | paper | ours | ratio | paper says | agrees |"
+        "| paper | item | quantity | size | paper | ours | ratio | paper says | direction | magnitude |"
         + (" at full size |" if quick else "")
         + " note |",
-        "|---|---|---|---|---|---|---|---|---|" + ("---|" if quick else "") + "---|",
+        "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if quick else "") + "---|",
     ]
     for d in done:
         lines += record(d)
@@ -162,9 +199,9 @@ def run_markdown(done: Sequence[Reproduced], body: str) -> str:
     if timed:
         lines += [
             "",
-            "Wall-clock numbers (timings on this machine):",
+            "Measured on this machine (timings, and numbers cut by a wall-clock limit):",
             "",
-            "| reproduction | item | quantity | paper | ours | paper says | agrees | note |",
+            "| reproduction | item | quantity | paper | ours | paper says | direction | note |",
             "|---|---|---|---|---|---|---|---|",
         ]
         lines += [_measured(d, v) for d, v in timed]

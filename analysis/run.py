@@ -78,7 +78,7 @@ def solve(
                 raise_below_bound(method.name, instance.name, objective, proven)
         if status in (Status.FEASIBLE, Status.TIMEOUT) and certified_gap(objective, max(own)) == 0:
             status = Status.OPTIMAL
-    return SolveResult(
+    result = SolveResult(
         family=family.name,
         method=method.name,
         instance=instance.name,
@@ -98,6 +98,8 @@ def solve(
         scope=output.scope,
         class_bound=output.class_bound,
     )
+    # Alone, a result is certified by its own proofs; compare adds every other method's.
+    return result.with_gaps(None, result.own_proofs())
 
 
 #: Metric holding :attr:`MethodOutput.internal_objective`.
@@ -175,34 +177,23 @@ def _failed(
 
 
 def check_against_optimum(results: Sequence[SolveResult]) -> list[SolveResult]:
-    """Add primal, class and bound gaps, and fail loudly when any objective beats a bound or a
-    proven optimum of its own class (or of every class) of another method on the same instance.
+    """Add the certified and best-found gaps, and fail loudly when any objective beats a bound
+    or a proven optimum of its own class (or of every class) of another method on the same instance.
 
     A bound holds for every solution; an ``optimal`` status and a ``class_bound`` only within
     their result's ``scope`` (sharing's non-preemptive optimum and class bound do not bind
-    preemptive Tiresias). A result's class gap is against its class's proven optimum, or else
-    against the best of its class's bounds and the bounds valid for every class (None when its
-    class has neither an optimum nor a bound of its own)."""
+    preemptive Tiresias). A result's certified gap is against the highest of the proofs that
+    hold for its class (:meth:`~packgap.result.SolveResult.own_proofs` of every result)."""
     objectives = [r.objective for r in results if r.objective is not None]
     best = min(objectives) if objectives else None
-    bounds = [(r.method, r.bound) for r in results if r.bound is not None]
-    optima = [
-        (r.method, r.objective, r.scope) for r in results if r.status == Status.OPTIMAL and r.objective is not None
-    ]
-    class_bounds = [(r.method, r.class_bound, r.scope) for r in results if r.class_bound is not None]
-    best_bound = max([b for _, b in bounds] + [o for _, o, scope in optima if scope == ""], default=None)
+    proofs = [p for r in results for p in r.own_proofs()]
     checked = []
     for r in results:
-        binding = bounds + [(who, value) for who, value, scope in optima if scope in ("", r.scope)]
-        binding += [(who, value) for who, value, scope in class_bounds if scope == r.scope]
-        for who, bound in binding:
-            if r.objective is not None and beats(r.objective, bound):
+        for proof in proofs:
+            if r.objective is not None and proof.scope in ("", r.scope) and beats(r.objective, proof.value):
                 raise OptimalityViolationError(
-                    f"{r.method} on {r.instance}: objective {r.objective!r} beats {who}'s proven "
-                    f"{'optimum' if who != r.method else 'bound'} {bound!r}"
+                    f"{r.method} on {r.instance}: objective {r.objective!r} beats {proof.method}'s proven "
+                    f"{proof.kind} {proof.value!r}"
                 )
-        own_class = [value for _, value, scope in optima if scope == r.scope]
-        own_bounds = [value for _, value, scope in class_bounds if scope == r.scope]
-        floor = max([*own_bounds, *([] if best_bound is None else [best_bound])]) if own_bounds else None
-        checked.append(r.with_gaps(best, min(own_class, default=None), best_bound, floor))
+        checked.append(r.with_gaps(best, proofs))
     return checked

@@ -32,6 +32,10 @@ _COLUMNS = """
     python VARCHAR, platform VARCHAR, created VARCHAR, message VARCHAR, result VARCHAR,
     instance_summary VARCHAR, packgap_commit VARCHAR
 """
+#: Result columns added after the first stores were written (issue 33: ``gap`` is the method's
+#: gap to its own bound; ``certified_gap`` the one against every bound of its comparison, named
+#: by ``bound_source``): an old store gains them on opening, its rows read NULL there.
+_ADDED = ("certified_gap DOUBLE", "bound_source VARCHAR")
 
 
 _REPRODUCTION_COLUMNS = """
@@ -42,6 +46,9 @@ _REPRODUCTION_COLUMNS = """
 _REPRODUCTION_ADDED = ("params VARCHAR", "source_digest VARCHAR")
 #: What :func:`source_digest` hashes: the package's code and its data files.
 _SOURCE_SUFFIXES = (".py", ".json")
+
+
+_NAMES = [column.split()[0] for column in [*_COLUMNS.split(","), *_ADDED]]
 
 
 @dataclass(frozen=True)
@@ -141,12 +148,15 @@ class ResultStore:
             ).fetchall()
         ]
         expected = [column.split()[0] for column in _COLUMNS.split(",")]
-        if found != expected:
+        added = [column.split()[0] for column in _ADDED]
+        if found[: len(expected)] != expected or not set(found[len(expected) :]) <= set(added):
             self._db.close()
             raise PackgapError(
                 f"{path}: not a results store of packgap {packgap.__version__} "
                 f"(its results table has the columns {', '.join(found)})"
             )
+        for column in _ADDED:
+            self._db.execute(f"ALTER TABLE results ADD COLUMN IF NOT EXISTS {column}")
         self._db.execute(f"CREATE TABLE IF NOT EXISTS reproductions ({_REPRODUCTION_COLUMNS})")
         for column in _REPRODUCTION_ADDED:
             self._db.execute(f"ALTER TABLE reproductions ADD COLUMN IF NOT EXISTS {column}")
@@ -170,7 +180,7 @@ class ResultStore:
         group rows by instance size without reloading instances."""
         doc = result.to_dict()
         self._db.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO results ({', '.join(_NAMES)}) VALUES ({', '.join('?' * len(_NAMES))})",
             [
                 digest,
                 result.instance,
@@ -193,6 +203,8 @@ class ResultStore:
                 json.dumps(doc, sort_keys=True),
                 json.dumps(summary or {}, sort_keys=True),
                 checkout_commit(),
+                result.certified_gap,
+                result.bound_source,
             ],
         )
 

@@ -66,6 +66,7 @@ def _commands() -> Any:
 KIT = FamilyKit(
     name="calibration",
     hub="packgap.calibration",
+    objective_unit="s",
     methods=METHODS,
     generators=(
         Generator(

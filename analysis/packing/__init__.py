@@ -83,6 +83,7 @@ def _packing_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
 KIT = FamilyKit(
     name="packing",
     hub="packgap.packing",
+    objective_unit="h + late share",
     methods=METHODS,
     generators=(
         Generator(

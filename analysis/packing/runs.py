@@ -4,6 +4,7 @@ explained, in :mod:`packgap.analysis.packing.methods`)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from packgap.analysis.method import MethodOutput, RunContext
@@ -45,15 +46,23 @@ def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     """The big-M MILP; when the time limit cannot build it (estimated up front, or stopped while
     building) or leaves the solver nothing, the best pipeline's answer (:func:`_floor`) with
-    the closed-form bound, status timeout."""
+    the closed-form bound (and the solver's, where it has one), status timeout. Before, a
+    solver stopped without an incumbent gave a timeout without an answer (issue 33.4: 12 jobs,
+    10 s)."""
     found: list[PackingSolution] = []
     try:
         with ctx.building():
             _hint(instance, "best", found)
-        return _exact_milp(instance, ctx)
+        out = _exact_milp(instance, ctx)
     except TimeLimitReached as exc:
         answer, note = _floor(instance, found)
         return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), message=f"{exc}; answer = {note}")
+    if out.solution is not None:
+        return out
+    answer, note = _floor(instance, found)
+    note = f"the MILP found no incumbent in the limit; answer = {note.replace(', bound = closed-form relaxation', '')}"
+    message = f"{out.message}; {note}" if out.message else note
+    return replace(out, solution=answer, status=Status.TIMEOUT, message=message, internal_objective=None)
 
 
 def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:

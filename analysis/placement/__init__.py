@@ -116,6 +116,7 @@ SIMULATION = Simulation(
 KIT = FamilyKit(
     name="placement",
     hub="packgap.placement",
+    objective_unit="summed slowdown",
     methods=METHODS,
     generators=(
         Generator(

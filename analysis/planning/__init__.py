@@ -26,6 +26,7 @@ def _generate(opts: Mapping[str, Any]) -> Any:
 KIT = FamilyKit(
     name="planning",
     hub="packgap.planning",
+    objective_unit="s",
     methods=METHODS,
     generators=(
         Generator(

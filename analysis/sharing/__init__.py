@@ -38,6 +38,7 @@ def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
 KIT = FamilyKit(
     name="sharing",
     hub="packgap.sharing",
+    objective_unit="s",
     methods=METHODS,
     generators=(
         Generator(

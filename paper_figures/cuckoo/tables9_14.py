@@ -148,7 +148,8 @@ def compare_online(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     for table, systems in PAPER_ONLINE.items():
         for system, (jct, satisfaction, tail) in systems.items():
             s = online_summary(rows, system)
-            note = f"mean JCT {s['mean_jct_s']:.0f} s, certified gap {100 * s['gap']:.0f} % to the lower bound"
+            # its certified gap is one measured row below (against the best proven bound)
+            note = f"mean JCT {s['mean_jct_s']:.0f} s"
             cuckoo = system == "CUCKOO"
             met = None if cuckoo else Direction("<", "CUCKOO deadline satisfaction")
             for quantity, paper, ours, direction, said, cause in (
@@ -163,13 +164,17 @@ def compare_online(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
                     tail_cause(rows, system),
                 ),
             ):
-                value = PaperValue(table, f"{system} {quantity}", paper, ours, "", said, direction, cause=cause)
+                # CUCKOO's own normalised values are 1 by construction: shown, never counted
+                built = cuckoo and quantity != "deadline satisfaction"
+                value = PaperValue(
+                    table, f"{system} {quantity}", paper, ours, "", said, direction, cause=cause, by_construction=built
+                )
                 out.append(value)
     out += shortest_first_values(rows, planner)
     for system in SYSTEMS:
         # exact-ti's offline bound is cut by a wall-clock limit: a measured number.
         gap = 100 * online_summary(rows, system)["gap_best"]
-        quantity = f"{system} certified gap to the best reference (exact-ti's offline bound)"
+        quantity = f"{system} mean JCT certified gap (best proven bound: lower bound or exact-ti's offline bound)"
         out.append(PaperValue("Tables 9-14", quantity, None, gap, "%", measured=True))
     return out
 

@@ -118,7 +118,12 @@ def compare(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
             (f"{m} deadline satisfaction rate", met, met_rate, fewer),
         ):
             unit = "x" if "JCT" in quantity else "%"
-            out.append(PaperValue("Table 13", quantity, paper, ours, unit, table, direction, cause=cause))
+            built = mchp and "JCT" in quantity  # MCHP over itself: 1 by construction
+            out.append(
+                PaperValue(
+                    "Table 13", quantity, paper, ours, unit, table, direction, cause=cause, by_construction=built
+                )
+            )
     for label in (*MCHP_VARIANTS, "edf"):
         quantity = f"{label}: objective normalised to MCHP at {largest} groups"
         ratio = _to_mchp(rows, label, largest)

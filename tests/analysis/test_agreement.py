@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from packgap.analysis.agreement import NO, NONE, YES, agrees, note, unexplained
+from packgap.analysis.agreement import (
+    NO,
+    NO_CAUSE,
+    NONE,
+    YES,
+    agrees,
+    magnitude,
+    note,
+    tolerance_text,
+    uncaused,
+    unexplained,
+)
 from packgap.analysis.kit import Direction, PaperValue, equal, side, versus
 from packgap.errors import PackgapError
 
@@ -58,6 +71,31 @@ def test_a_direction_the_papers_numbers_contradict_is_an_error() -> None:
 def test_a_declared_cause_shows_only_where_ours_disagrees() -> None:
     cause = "measured: the queue is empty at this load"
     wrong = PaperValue("Fig. 6a", "sjf", 1.2, 0.9, "h", "", Direction("<", 1.0 - 0.5), cause=cause)
-    right = PaperValue("Fig. 6a", "sjf", 1.2, 0.4, "h", "", Direction("<", 0.5), cause=cause)
+    right = PaperValue("Fig. 6a", "sjf", 0.45, 0.4, "h", "", Direction("<", 0.5), cause=cause)
     assert note(wrong, [wrong]) == cause and note(right, [right]) == ""
     assert unexplained([wrong]) == []
+
+
+def test_magnitude_is_graded_within_a_stated_tolerance() -> None:
+    """Issue 33.3: PAL Fig. 11's 5.8 % against the paper's 21 % agrees in direction only."""
+    pal = PaperValue("Fig. 11", "pal least gain", 21.0, 5.788, "%", direction=side(21.0, 0.0))
+    near = PaperValue("Fig. 11", "pal most gain", 42.0, 33.0, "%", direction=side(42.0, 0.0))
+    assert (agrees(pal, [pal]), magnitude(pal), tolerance_text(pal)) == (YES, NO, "±25 %")
+    assert magnitude(near) == YES  # 33 is 21 % below 42
+    bar = PaperValue("Fig. 8", "lucid", 1.28, 1.5, "x", error_bar=0.3)
+    assert (magnitude(bar), tolerance_text(bar)) == (YES, "±0.3 x (paper's bar)")
+    assert magnitude(PaperValue("Fig. 8", "lucid", 1.28, 1.6, "x", error_bar=0.3)) == NO
+    exact = PaperValue("Table 4", "R_2", 363.0, 364.0, "ms", direction=equal())
+    assert (magnitude(exact), tolerance_text(exact)) == (NO, "exact")
+    assert magnitude(PaperValue("Fig. 6b", "r", 0.0, 0.01, "", direction=equal(0.02))) == YES
+    assert magnitude(PaperValue("x", "no paper value", None, 1.0)) == NONE
+
+
+def test_off_in_magnitude_needs_a_cause_or_says_it_has_none() -> None:
+    pal = PaperValue("Fig. 11", "pal least gain", 21.0, 5.788, "%", "note", side(21.0, 0.0))
+    assert uncaused([pal]) == [pal] and note(pal, [pal]) == f"note; {NO_CAUSE}"
+    caused = replace(pal, cause="measured: workload 5 has 3 jobs")
+    assert uncaused([caused]) == [] and note(caused, [caused]) == "note; measured: workload 5 has 3 jobs"
+    # by construction: neither grade, nothing to explain
+    own = PaperValue("Table 9", "CUCKOO Norm. JCT", 1.0, 1.0, "", direction=equal(), by_construction=True)
+    assert magnitude(own) == NONE and uncaused([own]) == [] and unexplained([own]) == []

@@ -91,7 +91,10 @@ def test_solve_json_is_auditable(instance, tmp_path):
         "status",
         "objective",
         "bound",
-        "gap",
+        "certified_gap",
+        "bound_source",
+        "objective_unit",
+        "gap_unit",
         "wall_s",
         "solution",
         "solver",
@@ -99,7 +102,8 @@ def test_solve_json_is_auditable(instance, tmp_path):
         "params",
     ):
         assert key in result
-    assert result["status"] == "optimal" and result["gap"] == 0
+    assert result["status"] == "optimal" and result["certified_gap"] == 0
+    assert result["bound_source"] == "exact-cpsat optimum (all classes)" and result["objective_unit"] == "s"
     assert result["solution"]["sequences"]
 
 
@@ -119,7 +123,9 @@ def test_compare_json_and_store_resume(instance, tmp_path):
     first = json.loads(packgap(*args, cwd=tmp_path).stdout)
     assert [r["method"] for r in first] == ["mchp", "edf", "exact-cpsat"]
     best = min(r["objective"] for r in first)
-    assert all(r["primal_gap"] == pytest.approx((r["objective"] - best) / r["objective"], abs=1e-6) for r in first)
+    assert all(r["best_found_gap"] == pytest.approx((r["objective"] - best) / r["objective"], abs=1e-6) for r in first)
+    # the exact method proves the optimum, so every certified gap is against it
+    assert all(r["certified_gap"] == pytest.approx(r["best_found_gap"], abs=1e-9) for r in first)
     second = json.loads(packgap(*args, cwd=tmp_path).stdout)
     assert [r["wall_s"] for r in second] == [r["wall_s"] for r in first]  # reused, not rerun
     store = ResultStore(db)
@@ -130,7 +136,7 @@ def test_compare_json_and_store_resume(instance, tmp_path):
 def test_compare_table(instance, tmp_path):
     done = packgap("compare", str(instance), "--methods", "all", "--time-limit", "20", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    for word in ("mchp", "exact-milp", "gap", "primal gap"):
+    for word in ("mchp", "exact-milp", "certified", "bound source", "best-found", "optimum (all classes)"):
         assert word in done.stdout
 
 

@@ -7,8 +7,7 @@ import re
 import pytest
 
 from packgap.analysis import registry
-from packgap.analysis.demo import DemoTable, demo_instance, demo_kits
-from packgap.analysis.kit import Demo
+from packgap.analysis.demo import demo_instance, demo_kits
 from packgap.analysis.run import check_against_optimum
 from packgap.result import SolveResult, Status
 from tests.clirun import packgap
@@ -20,10 +19,12 @@ def test_the_demo_shows_every_family_with_certified_gaps(tmp_path) -> None:
     for kit in registry.kits().values():
         assert kit.demo is not None, f"{kit.name} has no demo"
         assert kit.demo.title in done.stdout
-        bound = re.search(rf"^{kit.name} instance \S+: best proven bound (\S+)$", done.stdout, re.MULTILINE)
-        assert bound is not None and bound.group(1) != "-", f"{kit.name}: no proven bound"
+        assert re.search(rf"^{kit.name} instance \S+$", done.stdout, re.MULTILINE), kit.name
+        assert f"({kit.objective_unit})" in done.stdout, kit.name
         for method in kit.demo.methods:
-            assert re.search(rf"│ {re.escape(method)} +│ (optimal|feasible) ", done.stdout), (kit.name, method)
+            # every row certified: a gap in percent and the bound it is measured against
+            row = rf"│ {re.escape(method)} +│ (optimal|feasible) .*│ \d+\.\d\d% +│ \S+ (optimum|bound) \("
+            assert re.search(row, done.stdout), (kit.name, method)
     assert "packgap figures --all" in done.stdout
     assert "certified gap" in done.stdout
 
@@ -48,30 +49,27 @@ def _result(method: str, status: Status, objective: float, bound: float | None =
 
 
 def test_the_certified_gap_is_against_the_tightest_proven_bound() -> None:
-    demo = Demo("t", "g", {}, ("h", "a", "b"))
     results = [
         _result("h", Status.FEASIBLE, 10.0),
         _result("a", Status.TIMEOUT, 9.0, 6.0),
         _result("b", Status.FEASIBLE, 9.5, 8.0),
     ]
-    table = DemoTable("f", demo, "i", check_against_optimum(results))
-    assert table.best_bound == 8.0
-    assert table.certified_gap(table.results[0]) == pytest.approx(0.2)
-    proven = DemoTable("f", demo, "i", check_against_optimum([*results, _result("c", Status.OPTIMAL, 8.5)]))
-    assert proven.best_bound == 8.5
-    assert proven.certified_gap(proven.results[0]) == pytest.approx(0.15)
+    h = check_against_optimum(results)[0]
+    assert h.certified_gap == pytest.approx(0.2) and h.bound_source == "b bound (all classes)"
+    assert h.best_found_gap == pytest.approx(0.1)
+    proven = check_against_optimum([*results, _result("c", Status.OPTIMAL, 8.5)])[0]
+    assert proven.certified_gap == pytest.approx(0.15) and proven.bound_source == "c optimum (all classes)"
 
 
 def test_an_optimum_of_one_class_certifies_only_that_class() -> None:
     """Sharing: exact-bb's non-preemptive optimum certifies SJF-BSBF, not preemptive Tiresias,
     whose gap is against the bound valid for every policy."""
-    demo = Demo("t", "g", {}, ("bsbf", "tiresias", "bb"))
     results = [
         _result("bsbf", Status.FEASIBLE, 10.0, scope="non-preemptive"),
         _result("tiresias", Status.FEASIBLE, 10.0, scope="preemptive"),
         _result("bb", Status.OPTIMAL, 9.0, 5.0, scope="non-preemptive"),
     ]
-    table = DemoTable("f", demo, "i", check_against_optimum(results))
-    assert table.best_bound == 5.0
-    assert table.certified_gap(table.results[0]) == pytest.approx(0.1)
-    assert table.certified_gap(table.results[1]) == pytest.approx(0.5)
+    bsbf, tiresias, bb = check_against_optimum(results)
+    assert bsbf.certified_gap == pytest.approx(0.1) and bsbf.certified_gap_all_classes == pytest.approx(0.5)
+    assert tiresias.certified_gap == tiresias.certified_gap_all_classes == pytest.approx(0.5)
+    assert bb.certified_gap == 0 and bb.bound_source == "bb optimum (non-preemptive)"

@@ -62,8 +62,12 @@ def test_rows_are_computed_once_and_figures_redrawn(tmp_path: Path) -> None:
     assert [d.reused for d in (*first, *again, *full, *forced)] == [False, True, False, False]
     assert again[0].rows == first[0].rows and (tmp_path / "fake.png").read_bytes() == b"\x89PNG2.5"
     text = report_markdown(first, quick=True)
-    assert "| mean JCT s | jobs 10, seeds 1 | 2 | 2.5 | 1.250 | < 2.2 | no | not run | ours is larger |" in text
-    assert "| tail JCT s | jobs 10, seeds 1 | 1.5 | 1 | 0.667 | < mean JCT | yes | not run |  |" in text
+    assert (
+        "| mean JCT s | jobs 10, seeds 1 | 2 | 2.5 | 1.250 | < 2.2 | no | yes (±25 %) | not run | ours is larger |"
+        in text
+    )
+    tail = "| tail JCT s | jobs 10, seeds 1 | 1.5 | 1 | 0.667 | < mean JCT | yes | no (±25 %) | not run |"
+    assert f"{tail} off in magnitude: no measured cause yet |" in text
     assert "`fake.png`" in text
     record, run = text.split(RUN_MARKER)
     assert "seconds per round" not in record and "seconds per round" in run
@@ -118,9 +122,9 @@ def test_a_quick_report_says_where_the_paper_sized_run_goes_the_other_way(tmp_pa
         after = reproduce([both], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
     finally:
         store.close()
-    assert "| 2 | 2 | 1.000 | < 2.2 | yes | not run |" in report_markdown(before, quick=True)
+    assert "| 2 | 2 | 1.000 | < 2.2 | yes | yes (±25 %) | not run |" in report_markdown(before, quick=True)
     text = report_markdown(after, quick=True)
-    assert "| 2 | 2 | 1.000 | < 2.2 | yes | no |" in text
+    assert "| 2 | 2 | 1.000 | < 2.2 | yes | yes (±25 %) | no |" in text
     assert "1 numbers run in a different direction at the two sizes:\n* fake-table9: mean JCT" in text
 
 

@@ -27,7 +27,8 @@ def test_heuristic_below_a_bound_raises_and_ties_pass():
     with pytest.raises(OptimalityViolationError):
         check_against_optimum([result("exact", Status.TIMEOUT, 12.0, 10.0), result("h", Status.FEASIBLE, 9.5)])
     checked = check_against_optimum([result("exact", Status.OPTIMAL, 10.0, 10.0), result("h", Status.FEASIBLE, 10.0)])
-    assert [r.primal_gap for r in checked] == [0.0, 0.0]
+    assert [r.best_found_gap for r in checked] == [0.0, 0.0]
+    assert [r.certified_gap for r in checked] == [0.0, 0.0]
 
 
 def test_method_claiming_a_bound_above_its_own_answer_raises(table5):
@@ -58,10 +59,15 @@ def test_an_optimum_binds_only_its_own_class() -> None:
     tiresias = _scoped("tiresias", Status.FEASIBLE, 95.0, "preemptive")
     fifo = _scoped("fifo", Status.FEASIBLE, 120.0, "non-preemptive")
     checked = {r.method: r for r in check_against_optimum([exact, tiresias, fifo])}
-    assert checked["fifo"].class_gap == pytest.approx(20 / 120)
-    assert checked["tiresias"].class_gap is None  # no proven preemptive optimum
-    assert checked["tiresias"].bound_gap == pytest.approx(15 / 95)
-    assert checked["fifo"].bound_gap == pytest.approx(40 / 120)
+    assert checked["fifo"].certified_gap == pytest.approx(20 / 120)
+    assert checked["fifo"].bound_source == "exact-bb optimum (non-preemptive)"
+    # no proven preemptive optimum: Tiresias is certified by the bound valid for every policy
+    assert checked["tiresias"].certified_gap == checked["tiresias"].certified_gap_all_classes == pytest.approx(15 / 95)
+    assert checked["tiresias"].bound_source == "exact-bb bound (all classes)"
+    assert checked["fifo"].certified_gap_all_classes == pytest.approx(40 / 120)
+    assert checked["exact-bb"].certified_gap == 0 and checked["exact-bb"].certified_gap_all_classes == pytest.approx(
+        0.2
+    )
     with pytest.raises(OptimalityViolationError, match=r"sjf-bsbf on i: objective 95\.0 beats"):
         check_against_optimum([exact, _scoped("sjf-bsbf", Status.FEASIBLE, 95.0, "non-preemptive")])
     with pytest.raises(OptimalityViolationError, match="beats exact-bb's proven optimum"):
@@ -78,22 +84,24 @@ def test_sharing_results_name_their_class(tmp_path) -> None:
     results = {r.method: r for r in compare_instance(kit.family, inst, methods, SolveOptions(time_limit=30))}
     assert results["exact-bb"].status == Status.OPTIMAL and results["exact-bb"].scope == "non-preemptive"
     assert results["fifo"].scope == "non-preemptive" and results["tiresias"].scope == "preemptive"
-    assert results["fifo"].class_gap is not None and results["fifo"].class_gap >= 0
+    assert results["fifo"].certified_gap is not None and results["fifo"].certified_gap >= 0
     assert SolveResult.from_dict(results["fifo"].to_dict()) == results["fifo"]
 
 
 def test_a_class_bound_binds_and_measures_only_its_own_class() -> None:
     """Issue 35: sharing's class bound holds over non-preemptive schedules only: it bounds and
-    enters the class gap of FIFO (same scope), while preemptive Tiresias may go below it and
-    keeps no class gap; the bound gap stays against the bounds valid for every class."""
+    enters the certified gap of FIFO (same scope), while preemptive Tiresias may go below it and
+    is certified by the bound valid for every class; the gap for all classes never takes it."""
     cls = replace(_scoped("class-bound", Status.FEASIBLE, 120.0, "non-preemptive"), class_bound=100.0)
     lp = _scoped("bound-lp", Status.FEASIBLE, 120.0, "", bound=80.0)
     tiresias = _scoped("tiresias", Status.FEASIBLE, 95.0, "preemptive")
     fifo = _scoped("fifo", Status.FEASIBLE, 125.0, "non-preemptive")
     checked = {r.method: r for r in check_against_optimum([cls, lp, tiresias, fifo])}
-    assert checked["fifo"].class_gap == pytest.approx(25 / 125)
-    assert checked["fifo"].bound_gap == pytest.approx(45 / 125)
-    assert checked["tiresias"].class_gap is None and checked["tiresias"].bound_gap == pytest.approx(15 / 95)
+    assert checked["fifo"].certified_gap == pytest.approx(25 / 125)
+    assert checked["fifo"].bound_source == "class-bound class bound (non-preemptive)"
+    assert checked["fifo"].certified_gap_all_classes == pytest.approx(45 / 125)
+    assert checked["tiresias"].certified_gap == checked["tiresias"].certified_gap_all_classes == pytest.approx(15 / 95)
+    assert checked["tiresias"].bound_source == "bound-lp bound (all classes)"
     assert checked["class-bound"].gap == pytest.approx(20 / 120)
     with pytest.raises(OptimalityViolationError, match=r"sjf on i: objective 99\.0 beats class-bound's"):
         check_against_optimum([cls, _scoped("sjf", Status.FEASIBLE, 99.0, "non-preemptive")])

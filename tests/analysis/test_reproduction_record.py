@@ -78,3 +78,34 @@ def test_every_other_disagreement_has_a_cause(name: str, tmp_path: Path) -> None
         store.close()
     assert not unexplained(done.values), [v.quantity for v in unexplained(done.values)]
     assert any(agrees(v, done.values) != "-" for v in done.values)
+
+
+def test_the_record_grades_direction_and_magnitude_with_counts() -> None:
+    """Issue 33.3 on a small set: two numbers agree in direction, one of them is off in
+    magnitude without a cause; one value equal by construction and one timing are not counted."""
+    from packgap.analysis.figures import Reproduced
+    from packgap.analysis.kit import PaperValue, Reproduction, equal, side
+    from packgap.analysis.store import StoredRows
+
+    values = [
+        PaperValue("Fig. 11", "pal least gain", 21.0, 5.788, "%", direction=side(21.0, 0.0)),
+        PaperValue("Fig. 11", "pal most gain", 42.0, 40.0, "%", direction=side(42.0, 0.0)),
+        PaperValue("Table 9", "Muri Norm. JCT", 1.81, 0.9, "", direction=side(1.81, 1.0), cause="measured: x"),
+        PaperValue("Table 9", "CUCKOO Norm. JCT", 1.0, 1.0, "", direction=equal(), by_construction=True),
+        PaperValue("Table 9", "seconds", 3.0, 0.1, "s", measured=True),
+    ]
+    reproduction = Reproduction("toy", "CUCKOO", "Fig. 11", "toy", lambda q, t: [], lambda r, o: [], lambda r: values)
+    done = Reproduced(reproduction, [], values, StoredRows([], "", "", "0", 0.0), reused=False, quick=False)
+    text = report_markdown([done], False)
+    assert "Direction: 3 numbers are compared with a direction the paper states, 2 agree, 1 do not" in text
+    assert "Magnitude: 3 numbers have a paper value to compare with, 1 lie within the stated tolerance" in text
+    assert "1 numbers agree in direction but not in magnitude without a measured cause yet" in text
+    assert "1 values equal the paper's by construction" in text
+    assert "**Off in magnitude, no measured cause yet:**\n* toy: pal least gain" in text
+    rows = {line.split(" | ")[2]: line for line in text.splitlines() if line.startswith("| CUCKOO |")}
+    assert "| yes | no (±25 %) |" in rows["pal least gain %"] and "no measured cause yet" in rows["pal least gain %"]
+    assert "| yes | yes (±25 %) |" in rows["pal most gain %"]
+    assert "| no | no (±25 %) | measured: x |" in rows["Muri Norm. JCT"]
+    assert "| by construction | by construction |" in rows["CUCKOO Norm. JCT"]
+    run_part = text.split("## This run", 1)[1]
+    assert "Measured on this machine (timings, and numbers cut by a wall-clock limit):" in run_part

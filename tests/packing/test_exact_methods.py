@@ -128,3 +128,30 @@ def test_exact_milp_refuses_what_it_cannot_build_in_time() -> None:
     result = solve(FAMILY, inst, BY_NAME["exact-milp"], options=SolveOptions(time_limit=5.0))
     assert result.status == Status.TIMEOUT and "tiny cross-check" in result.message
     assert result.wall_s < 5.0
+
+
+def test_exact_milp_without_an_incumbent_keeps_the_best_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33.4: at 12 jobs and 10 s HiGHS stopped without an incumbent and the timeout had
+    no objective; it now carries the best pipeline's answer beside the solver's bound."""
+    from packgap.analysis.method import MethodOutput
+    from packgap.analysis.packing import runs
+    from packgap.instances.packing.generator import generate
+
+    inst = generate(12, 0)
+    floor = runs.lower_bound(inst).objective
+    stopped = MethodOutput(None, Status.TIMEOUT, floor, "highs", "1", "time limit reached", internal_objective=1.0)
+    monkeypatch.setattr(runs, "_exact_milp", lambda instance, ctx: stopped)
+    result = solve(FAMILY, inst, BY_NAME["exact-milp"], options=SolveOptions(time_limit=10.0))
+    pipelines = [solve(FAMILY, inst, BY_NAME[m], options=SolveOptions()).objective for m in PIPELINE_NAMES]
+    assert result.status == Status.TIMEOUT and result.objective == min(p for p in pipelines if p is not None)
+    assert result.bound == floor and result.certified_gap is not None and result.certified_gap > 0
+    assert "no incumbent" in result.message and "internal_objective" not in result.metrics
+
+
+@pytest.mark.slow
+def test_exact_milp_times_out_with_an_objective_at_12_jobs() -> None:
+    """The case of issue 33.4 as a user runs it (10 s)."""
+    from packgap.instances.packing.generator import generate
+
+    result = solve(FAMILY, generate(12, 0), BY_NAME["exact-milp"], options=SolveOptions(time_limit=10.0))
+    assert result.objective is not None and result.certified_gap is not None
