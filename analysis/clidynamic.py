@@ -240,7 +240,9 @@ def store_runs(
 ) -> None:
     """One row per simulated policy in the results store, beside the offline results:
     method ``simulate:<policy>`` with the run's metrics; no objective, so that gap tables of
-    offline methods never compare against an online metric."""
+    offline methods never compare against an online metric. A plug-in policy's row names its
+    module and version as solver."""
+    from packgap.analysis import plugins
     from packgap.analysis.store import ResultStore, instance_digest, params_key
     from packgap.result import SolveResult, Status
 
@@ -256,6 +258,7 @@ def store_runs(
             numbers: dict[str, float | None] = {
                 k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)
             }
+            own = plugins.policy(doc.kit.name, name)
             result = SolveResult(
                 family=doc.kit.name,
                 method=method,
@@ -264,8 +267,8 @@ def store_runs(
                 objective=None,
                 bound=None,
                 wall_s=wall,
-                solver="packgap-simulate",
-                solver_version=packgap_version(),
+                solver="packgap-simulate" if own is None else own.origin.solver,
+                solver_version=packgap_version() if own is None else own.origin.version,
                 seed=int(params["seed"]),
                 params=params,
                 metrics=numbers,

@@ -231,7 +231,9 @@ class Simulation:
     ``metrics`` mapping (or a list of runs, each with its own); ``table`` renders it, and
     ``plot(document, path)`` draws it when the user asks for ``--plot``. ``runs(document)``
     lists (policy name, metrics) per run for ``simulate --store`` (default: the document's
-    ``metrics`` under the name in its ``policy`` or ``placement`` field).
+    ``metrics`` under the name in its ``policy`` or ``placement`` field). ``policies`` names the
+    simulator's own online policies: a plug-in policy (:mod:`packgap.analysis.plugins`) takes
+    none of these names.
     """
 
     kinds: tuple[str, ...]
@@ -240,6 +242,7 @@ class Simulation:
     table: Callable[[dict[str, Any]], SimulationTable]
     plot: Callable[[dict[str, Any], Path], Path] | None = None
     runs: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
+    policies: tuple[str, ...] = ()
 
     def run_metrics(self, document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         if self.runs is not None:

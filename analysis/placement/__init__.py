@@ -95,6 +95,8 @@ SIMULATE = "packgap.analysis.placement.simulate"
 #: The simulator's job schedulers, :data:`packgap.heuristics.placement.schedulers.SCHEDULERS` (written
 #: out: that package loads NumPy; ``tests/analysis/test_declared_as_data.py`` checks the two agree).
 SCHEDULERS = ("fifo", "las", "srtf")
+#: The simulator's own placement policies (plug-ins add theirs: :mod:`packgap.analysis.plugins`).
+PLACEMENT_POLICIES = (*(name for name, _, _ in POLICY_METHODS), "exact")
 SIMULATION = Simulation(
     kinds=("cluster-trace",),
     options=(
@@ -102,14 +104,14 @@ SIMULATION = Simulation(
         Option(
             "placement",
             str,
-            "cluster trace: a placement policy or exact.",
-            choices=(*(name for name, _, _ in POLICY_METHODS), "exact"),
+            f"cluster trace: a placement policy ({', '.join(PLACEMENT_POLICIES)} or a plug-in's).",
         ),
         Option("round_gaps", int, "cluster trace: solve every N-th round exactly, report gaps.", minimum=1),
     ),
     run=Deferred(f"{SIMULATE}:run_trace"),
     table=Deferred(f"{SIMULATE}:table"),
     plot=Deferred("packgap.analysis.placement.plots:plot_trace_run"),
+    policies=PLACEMENT_POLICIES,
 )
 
 KIT = FamilyKit(

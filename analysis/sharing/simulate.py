@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from packgap.analysis import plugins
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
 from packgap.analysis.sharing.methods import parse_thresholds
 from packgap.errors import UnknownNameError
@@ -30,7 +31,7 @@ POLLUX_NOTE = "Pollux not reproduced: its goodput model changes batch size and G
 
 
 def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
-    """Run one online policy by name."""
+    """Run one online policy by name: packgap's own or a plug-in's (``function(instance)``)."""
     from packgap.heuristics.sharing.exclusive import fifo, sjf
     from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
     from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
@@ -39,9 +40,19 @@ def policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> Sh
     if name == "tiresias":
         return tiresias(instance, parse_thresholds(thresholds))
     table = {"fifo": fifo, "sjf": sjf, "sjf-ffs": sjf_ffs, "sjf-bsbf": sjf_bsbf}
-    if name not in table:
-        raise UnknownNameError("sharing policy", name, list(POLICY_NAMES))
-    return table[name](instance)
+    if name in table:
+        solution: SharingSolution = table[name](instance)
+        return solution
+    own = plugins.policy("sharing", name)
+    if own is None:
+        raise UnknownNameError("sharing policy", name, policy_names())
+    found: SharingSolution = plugins.as_solution("sharing", own.function(instance))
+    return found
+
+
+def policy_names() -> list[str]:
+    """packgap's own policies, then the plug-ins'."""
+    return [*POLICY_NAMES, *plugins.policies("sharing")]
 
 
 def validated_policy(name: str, instance: SharingInstance, thresholds: str = "3250") -> SharingSolution:
@@ -54,10 +65,12 @@ def validated_policy(name: str, instance: SharingInstance, thresholds: str = "32
 
 
 def policies(text: str) -> list[str]:
-    names = list(POLICY_NAMES) if text.strip() == "all" else [n.strip() for n in text.split(",") if n.strip()]
+    """``"all"`` (plug-ins included) or a comma list of policy names."""
+    known = policy_names()
+    names = known if text.strip() == "all" else [n.strip() for n in text.split(",") if n.strip()]
     for n in names:
-        if n not in POLICY_NAMES:
-            raise UnknownNameError("sharing policy", n, [*POLICY_NAMES, "all"])
+        if n not in known:
+            raise UnknownNameError("sharing policy", n, [*known, "all"])
     return names
 
 
@@ -152,7 +165,7 @@ def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 SIMULATION = Simulation(
     kinds=("sharing",),
     options=(
-        Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf) or all."),
+        Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf, plug-ins) or all."),
         Option("thresholds", str, "sharing: Tiresias queue thresholds, GPU-seconds (default 3250)."),
         Option(
             "bound",
@@ -164,4 +177,5 @@ SIMULATION = Simulation(
     run=run,
     table=table,
     runs=runs,
+    policies=POLICY_NAMES,
 )
