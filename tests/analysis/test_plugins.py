@@ -207,3 +207,12 @@ def test_the_cli_takes_plug_ins_everywhere(tmp_path: Path, monkeypatch: pytest.M
     assert solvers["node-fastest"] == "plugin:packgap_example"
     gaps = json.loads(_cli(monkeypatch, "report", "s", "--json"))
     assert {"fastest-free", "node-fastest"} <= {g["method"] for g in gaps}
+
+
+def test_a_plug_in_policy_never_joins_a_reproduction() -> None:
+    from packgap.paper_figures.sjf_bsbf.common import POLICIES, simulate_row
+
+    packgap.load_plugins(str(OWN_RULES))
+    row = simulate_row(_generated("sharing"), {}, lambda *args: None, lp=False)
+    assert "widest-first" in plugins.policies("sharing")
+    assert [r["policy"] for r in row["runs"]] == list(POLICIES)
