@@ -294,6 +294,18 @@ def compare(
 
 @app.command()
 @reports_errors
+def schema(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY")],
+    part: Annotated[str, typer.Argument(metavar="instance|solution")],
+) -> None:
+    """The JSON Schema of a family's instance or solution documents, built from its readers."""
+    from packgap.analysis.schema import schema as build
+
+    sys.stdout.write(jsonio.dumps(build(family_name, part)))
+
+
+@app.command()
+@reports_errors
 def report(
     store: Annotated[Path, typer.Argument(help="DuckDB results file.")],
     by: Annotated[str | None, typer.Option("--by", help="Instance field to group by, e.g. groups.")] = None,

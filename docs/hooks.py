@@ -5,7 +5,8 @@
 * ``tutorial.md``: ``docs/tutorial.py`` (jupytext percent format) as a page, markdown cells
   as text and code cells as code; the tests execute the same file.
 * ``<!-- packgap:WHAT FAMILY -->`` in a page: a table read from the family's kit (``methods``,
-  ``generators``, ``trace-builders``, ``demo``) or from the docstrings of its modules
+  ``generators``, ``trace-builders``, ``demo``), from its readers (``instance-fields``,
+  ``solution-fields``: the JSON Schema of ``packgap schema``) or from the docstrings of its modules
   (``heuristics``, ``models``); ``<!-- packgap:reproductions PAPER -->``: the reproductions of
   ``paper_figures/PAPER`` (``cuckoo``, ``sjf-bsbf``, ``pal``, ``gimbal``, ``gaps``) with their modules.
 * Sphinx roles left in docstrings (``:func:`~a.b``) lose the role in the rendered HTML.
@@ -178,7 +179,25 @@ def _layer(layer: str) -> Callable[[Any], str]:
     return build
 
 
+def _fields(part: str) -> Callable[[Any], str]:
+    """The fields of the family's instance or solution documents, from the schema the readers
+    give (:mod:`packgap.analysis.schema`); units from the field names' endings."""
+
+    def build(kit: Any) -> str:
+        from packgap.analysis.schema import field_rows, schema
+
+        rows = [
+            (f"`{path}`", kind, "yes" if needed else "no", unit or "-")
+            for path, kind, needed, unit in field_rows(schema(kit.name, part))
+        ]
+        return table(("field", "type", "required", "unit"), rows)
+
+    return build
+
+
 TABLES: dict[str, Callable[[Any], str]] = {
+    "instance-fields": _fields("instance"),
+    "solution-fields": _fields("solution"),
     "heuristics": _layer("heuristics"),
     "models": _layer("models"),
     "methods": _methods,

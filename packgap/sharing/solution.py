@@ -84,9 +84,7 @@ def from_dict(document: Mapping[str, Any]) -> SharingSolution:
     doc = r.obj(document, "", {"jobs": True, "preemptive": False})
     if doc is None or "jobs" not in doc:
         r.abort()
-    preemptive = doc.get("preemptive", False)
-    if not isinstance(preemptive, bool):
-        r.error("preemptive", f"expected true or false, got {preemptive!r}")
+    preemptive = r.boolean(doc.get("preemptive", False), "preemptive")
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p), nonempty=False)
     r.finish()
     return SharingSolution(tuple(j for j in jobs or () if j is not None), bool(preemptive))
