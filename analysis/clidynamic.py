@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from packgap import jsonio
 from packgap.analysis import registry
@@ -97,15 +98,20 @@ def _generate(app: typer.Typer, gen: Generator) -> None:
     command(app, gen.name, gen.description, body, [OUTPUT, *(typer_param(o) for o in gen.options)])
 
 
-def _from_trace(app: typer.Typer, builder: TraceBuilder) -> None:
+def _from_trace(app: typer.Typer, builder: TraceBuilder, command_name: str = "from-trace") -> None:
     def body(path: Path, output: Path, traces: str | None, **values: Any) -> None:
+        from packgap.instances.csv_jobs import CsvNote
         from packgap.instances.traces import user_trace_file
 
         check_output(output, "-o")
-        opts = check_options(builder.options, given(values), f"from-trace {builder.name}")
-        built = builder.build(user_trace_file(path, traces), {**opts, "traces": traces})
+        opts = check_options(builder.options, given(values), f"{command_name} {builder.name}")
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", CsvNote)
+            built = builder.build(user_trace_file(path, traces), {**opts, "traces": traces})
         save_json(registry.to_document(builder.target, built), output)
         err.print(f"wrote {output} ({builder.target}, {built.name})")
+        for note in notes:
+            err.print(f"[yellow]note:[/yellow] {escape(str(note.message))}", highlight=False)
 
     params = [
         inspect.Parameter(
@@ -298,8 +304,16 @@ def add_instance_commands(instances: typer.Typer, show_summary: Callable[[Path, 
     )
     for builder in registry.trace_builders().values():
         _from_trace(from_trace, builder)
+    from_csv = typer.Typer(
+        no_args_is_help=True,
+        help="Build an instance from one's own job list CSV (arrival_s, gpus, duration_s or iterations, model).",
+    )
+    for kit in registry.kits().values():
+        if kit.csv_builder is not None:
+            _from_trace(from_csv, kit.csv_builder, "from-csv")
     instances.add_typer(generate, name="generate")
     instances.add_typer(from_trace, name="from-trace")
+    instances.add_typer(from_csv, name="from-csv")
     _show(instances, show_summary)
 
 

@@ -393,6 +393,9 @@ class FamilyKit:
     simulation: Simulation | None = None
     commands: Callable[[], Any] | None = None
     demo: Demo | None = None
+    #: ``packgap instances from-csv FAMILY FILE``: a researcher's own job list
+    #: (:mod:`packgap.instances.csv_jobs`) into a document of ``csv_builder.target``.
+    csv_builder: TraceBuilder | None = None
 
     @property
     def family(self) -> Family[Any, Any]:

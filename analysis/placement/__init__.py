@@ -91,6 +91,13 @@ def _cluster_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     return build
 
 
+def _csv(path: Path, opts: Mapping[str, Any]) -> Any:
+    from packgap.instances.placement import from_csv
+
+    keys = ("seed", "gpus", "gpus_per_node", "factors", "traces")
+    return from_csv.build(path, **{k: opts[k] for k in keys if k in opts})
+
+
 SIMULATE = "packgap.analysis.placement.simulate"
 #: The simulator's job schedulers, :data:`packgap.heuristics.placement.schedulers.SCHEDULERS` (written
 #: out: that package loads NumPy; ``tests/analysis/test_declared_as_data.py`` checks the two agree).
@@ -172,6 +179,13 @@ KIT = FamilyKit(
         View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
     ),
     simulation=SIMULATION,
+    csv_builder=TraceBuilder(
+        "placement",
+        "own job list CSV -> cluster trace for `simulate`, own PAL models (instances/placement/from_csv.py)",
+        "cluster-trace",
+        _csv,
+        (SEED, *CLUSTER_OPTIONS),
+    ),
     demo=Demo(
         "PAL placement: one scheduling round, 6 jobs on 64 GPUs of varying speed",
         "placement",
