@@ -2,8 +2,9 @@
 
 * ``cli.md``: the CLI reference, walked from the click command tree the ``packgap`` command
   builds (every generated sub-command of every kit included).
-* ``tutorial.md``: ``docs/tutorial.py`` (jupytext percent format) as a page, markdown cells
-  as text and code cells as code; the tests execute the same file.
+* ``tutorial.md`` and ``own-heuristic.md``: ``docs/tutorial.py`` and ``docs/own_heuristic.py``
+  (jupytext percent format) as pages, markdown cells as text and code cells as code; the tests
+  execute the same files.
 * ``<!-- packgap:WHAT FAMILY -->`` in a page: a table read from the family's kit (``methods``,
   ``generators``, ``trace-builders``, ``demo``), from its readers (``instance-fields``,
   ``solution-fields``: the JSON Schema of ``packgap schema``) or from the docstrings of its modules
@@ -226,9 +227,10 @@ def expand(markdown: str) -> str:
 
 
 def on_files(files: Files, config: Any) -> Files:
-    tutorial = (DOCS / "tutorial.py").read_text(encoding="utf-8")
     files.append(File.generated(config, "cli.md", content=cli_reference()))
-    files.append(File.generated(config, "tutorial.md", content=percent_to_markdown(tutorial)))
+    for script, page in (("tutorial.py", "tutorial.md"), ("own_heuristic.py", "own-heuristic.md")):
+        source = (DOCS / script).read_text(encoding="utf-8")
+        files.append(File.generated(config, page, content=percent_to_markdown(source)))
     return files
 
 

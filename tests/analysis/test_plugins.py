@@ -6,11 +6,8 @@ and report, with the plug-in's module and version in every stored row."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import multiprocessing
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,27 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OWN_RULES = ROOT / "examples" / "own_rules.py"
 
 
-@pytest.fixture(autouse=True)
-def registrations(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test's registrations and loaded plug-in files are forgotten after it (the installed
-    entry points, loaded once per process, stay)."""
-    monkeypatch.delenv(plugins.ENV, raising=False)
-    plugins.ensure_loaded()
-    saved = plugins._REGISTERED
-    fresh = dataclasses.replace(
-        saved,
-        methods={k: dict(v) for k, v in saved.methods.items()},
-        policies={k: dict(v) for k, v in saved.policies.items()},
-        origins=dict(saved.origins),
-        specs=list(saved.specs),
-        files=dict(saved.files),
-    )
-    monkeypatch.setattr(plugins, "_REGISTERED", fresh)
-    before = set(sys.modules)
-    yield
-    for name in set(sys.modules) - before:
-        if name.startswith("packgap_plugin_"):
-            del sys.modules[name]
+pytestmark = pytest.mark.usefixtures("plugin_registry")
 
 
 def _generated(name: str, **options: Any) -> Any:
