@@ -117,7 +117,8 @@ def methods(
     family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """List registered methods (of one family), one line each; --json adds their parameters."""
+    """List registered methods (of one family), plug-ins' methods and online policies included, one line
+    each; --json adds their parameters."""
     from packgap.analysis import plugins
 
     kits = [registry.kit(family_name)] if family_name else list(registry.kits().values())
@@ -128,6 +129,7 @@ def methods(
             {
                 "family": m.family,
                 "method": m.name,
+                "kind": "exact" if m.exact else "heuristic",
                 "exact": m.exact,
                 "description": m.description,
                 "parameters": dict(m.defaults),
@@ -137,7 +139,13 @@ def methods(
             for m in listed
         ]
         rows += [
-            {"family": p.family, "policy": p.name, "description": p.description, "plugin": p.origin.module}
+            {
+                "family": p.family,
+                "method": p.name,
+                "kind": "online policy",
+                "description": p.description,
+                "plugin": p.origin.module,
+            }
             for p in policies
         ]
         sys.stdout.write(jsonio.dumps(rows))
