@@ -182,16 +182,16 @@ def _layer(layer: str) -> Callable[[Any], str]:
 
 def _fields(part: str) -> Callable[[Any], str]:
     """The fields of the family's instance or solution documents, from the schema the readers
-    give (:mod:`packgap.analysis.schema`); units from the field names' endings."""
+    give (:mod:`packgap.analysis.schema`), with the unit and meaning of each."""
 
     def build(kit: Any) -> str:
-        from packgap.analysis.schema import field_rows, schema
+        from packgap.analysis.schema import field_rows, meaning, schema
 
-        rows = [
-            (f"`{path}`", kind, "yes" if needed else "no", unit or "-")
-            for path, kind, needed, unit in field_rows(schema(kit.name, part))
-        ]
-        return table(("field", "type", "required", "unit"), rows)
+        rows = []
+        for path, kind, needed, suffix_unit in field_rows(schema(kit.name, part)):
+            unit, text = meaning(kit.name, path) or (suffix_unit, "")
+            rows.append((f"`{path}`", kind, "yes" if needed else "no", unit or suffix_unit or "-", text))
+        return table(("field", "type", "required", "unit", "meaning"), rows)
 
     return build
 

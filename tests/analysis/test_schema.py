@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from packgap.analysis import registry
-from packgap.analysis.schema import samples, schema
+from packgap.analysis.schema import field_rows, meaning, samples, schema
 from packgap.errors import UnknownNameError
 from tests.clirun import in_process
 
@@ -54,3 +54,12 @@ def test_schema_on_the_command_line(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert code == 2 and "unknown document part 'trace'" in errors
     with pytest.raises(UnknownNameError):
         schema("nowhere", "instance")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_field_has_a_unit_and_meaning(family: str) -> None:
+    """The docs' data-model tables (docs/families/*.md) say what each field is; a field a reader
+    gains without an entry in MEANINGS fails here."""
+    for part in ("instance", "solution"):
+        missing = [path for path, *_ in field_rows(schema(family, part)) if meaning(family, path) is None]
+        assert not missing, f"{family} {part}: no meaning for {missing}"
