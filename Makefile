@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo docs test test-slow bench bench-check bench-baseline solver-profiles lint clean figures figures-quick
 
-$(STAMP): pyproject.toml
+# The example plug-in package (examples/packgap-example) is installed too: the tests use its entry point.
+$(STAMP): pyproject.toml examples/packgap-example/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-build-isolation --no-deps -e examples/packgap-example
 	touch $(STAMP)
 
 # One small instance per family: the papers' heuristics, an exact method, the certified gaps.

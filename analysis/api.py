@@ -1,4 +1,5 @@
-"""The Python API behind :func:`packgap.solve` and :func:`packgap.compare` (notebook use).
+"""The Python API behind :func:`packgap.solve`, :func:`packgap.compare`, :func:`packgap.score` and
+the plug-in registration of :mod:`packgap.analysis.plugins` (notebook use).
 
 An instance is given as a path to an instance file, as a parsed document (a mapping with
 ``schema``), or as an instance object of a family. Results are the CLI's: validated, scored
@@ -12,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from packgap.analysis import registry
+from packgap.analysis.plugins import load_plugins, register_method, register_policy
 from packgap.errors import PackgapError
 from packgap.family import Family
 from packgap.result import SolveResult
 
 Instance = str | Path | Mapping[str, Any] | Any
+
+__all__ = ["as_instance", "compare", "load_plugins", "register_method", "register_policy", "score", "solve"]
 
 
 def as_instance(value: Instance) -> tuple[Family[Any, Any], Any]:
@@ -120,3 +124,34 @@ def compare(
         if db is not None:
             db.close()
     return pd.DataFrame(rows)
+
+
+def score(
+    instance: Instance,
+    solution: Any,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    store: str | Path | None = None,
+    bound_methods: str | Sequence[str] | None = None,
+) -> SolveResult:
+    """Validate and score ``solution`` (a solution object or its document) on ``instance``, with its
+    certified gap (``result.gap``) against the best bound of the instance's exact methods: those
+    stored in ``store`` if it holds one, else computed now (each under ``time_limit``, or its
+    own default) and stored there (:mod:`packgap.analysis.score`)."""
+    from packgap.analysis.score import score as score_solution
+    from packgap.analysis.store import ResultStore
+    from packgap.solvers.outcome import SolveOptions
+
+    if store is not None and not isinstance(store, str | Path):
+        raise PackgapError(f"store: expected a file path, got {type(store).__name__}")
+    names = None if bound_methods is None else _method_names(bound_methods)
+    family, value = as_instance(instance)
+    options = SolveOptions(time_limit=time_limit, seed=seed, threads=threads)
+    db = None if store is None else ResultStore(Path(store))
+    try:
+        return score_solution(family, value, solution, options=options, store=db, bound_methods=names)
+    finally:
+        if db is not None:
+            db.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -83,8 +84,34 @@ def main_options(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
+    plugin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--plugin",
+            metavar="MODULE_OR_FILE",
+            help="Load plug-in methods and policies from a module or .py file (repeatable; also $PACKGAP_PLUGINS).",
+        ),
+    ] = None,
 ) -> None:
-    """packgap: heuristics vs exact optima for GPU-cluster scheduling."""
+    """packgap: heuristics vs exact optima for GPU-cluster scheduling.
+
+    --plugin is read before the commands are built (:func:`plugin_arguments`), so that a plug-in's
+    policies are choices of `simulate`; here it is only declared."""
+
+
+def plugin_arguments(argv: list[str]) -> list[str]:
+    """The values of ``--plugin`` among the options before the command (``packgap --plugin X solve``)."""
+    found = []
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        arg = argv[i]
+        if arg == "--plugin" and i + 1 < len(argv):
+            found.append(argv[i + 1])
+            i += 1
+        elif arg.startswith("--plugin="):
+            found.append(arg.partition("=")[2])
+        i += 1
+    return found
 
 
 @app.command()
@@ -93,29 +120,49 @@ def methods(
     family_name: Annotated[str | None, typer.Argument(metavar="FAMILY")] = None,
     as_json: AsJson = False,
 ) -> None:
-    """List registered methods (of one family), one line each, with the LP / MILP solvers an
-    exact method takes (--solver); --json adds their parameters."""
+    """List registered methods (of one family), plug-ins' methods and online policies included, one line
+    each, with the LP / MILP solvers an exact method takes (--solver); --json adds their parameters."""
+    from packgap.analysis import plugins
+
     kits = [registry.kit(family_name)] if family_name else list(registry.kits().values())
-    listed = [m for k in kits for m in k.methods]
+    listed = [m for k in kits for m in registry.methods(k.name).values()]
+    policies = [p for k in kits for p in plugins.policies(k.name).values()]
     if as_json:
         rows = [
             {
                 "family": m.family,
                 "method": m.name,
+                "kind": "exact" if m.exact else "heuristic",
                 "exact": m.exact,
                 "description": m.description,
                 "parameters": dict(m.defaults),
                 "default_time_limit": m.default_time_limit,
                 "solvers": list(m.solvers),
+                "plugin": m.plugin or None,
             }
             for m in listed
+        ]
+        rows += [
+            {
+                "family": p.family,
+                "method": p.name,
+                "kind": "online policy",
+                "description": p.description,
+                "plugin": p.origin.module,
+            }
+            for p in policies
         ]
         sys.stdout.write(jsonio.dumps(rows))
         return
     for m in listed:
         kind = f"exact, {m.default_time_limit:g} s" if m.exact and m.default_time_limit else "heuristic"
         takes = f" [--solver {'|'.join(m.solvers)}]" if m.solvers else ""
-        out.print(f"{m.family:<11} {m.name:<20} {kind:<14} {m.description}{takes}", highlight=False, soft_wrap=True)
+        where = f" [plug-in {m.plugin}]" if m.plugin else ""
+        line = f"{m.family:<11} {m.name:<20} {kind:<14} {m.description}{takes}{where}"
+        out.print(line, highlight=False, soft_wrap=True, markup=False)
+    for p in policies:
+        line = f"{p.family:<11} {p.name:<20} {'online policy':<14} {p.description} [plug-in {p.origin.module}]"
+        out.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 @app.command("solvers")
@@ -145,7 +192,19 @@ def instances_check(file: Path) -> None:
 @reports_errors
 def solve(
     file: Path,
-    method: Annotated[str, typer.Option("--method", "-m", help="Method name (see `packgap methods`).")],
+    method: Annotated[str | None, typer.Option("--method", "-m", help="Method name (see `packgap methods`).")] = None,
+    solution: Annotated[
+        Path | None,
+        typer.Option("--solution", help="Score this solution file (the `solution` of solve --json) instead."),
+    ] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option("--store", help="With --solution: DuckDB file whose bounds are used; exact runs are saved."),
+    ] = None,
+    bound_methods: Annotated[
+        str | None,
+        typer.Option("--bound-methods", help="With --solution: exact methods run for the bound (default all)."),
+    ] = None,
     time_limit: TimeLimit = None,
     seed: Seed = 0,
     threads: Threads = 1,
@@ -154,20 +213,34 @@ def solve(
     as_json: AsJson = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result JSON here.")] = None,
 ) -> None:
-    """Solve one instance with one method; the objective is the evaluator's.
+    """Solve one instance with one method (or score a given --solution); the objective is the evaluator's.
 
-    A method ending with status error still writes its full result (--json: stdout, -o: file), then exits 2.
+    With --solution, the solution is validated, scored, and its certified gap taken against the best bound of
+    the instance's exact methods (read from --store, else computed). A method ending with status error still
+    writes its full result (--json: stdout, -o: file), then exits 2.
     """
     from packgap.analysis.compare import result_rows
     from packgap.analysis.run import solve as run_solve
 
     check_output(output, "-o")
+    if (method is None) == (solution is None):
+        raise PackgapError("give --method NAME (solve) or --solution FILE (score), one of the two")
+    if solution is None and (store is not None or bound_methods is not None):
+        raise PackgapError("--store and --bound-methods go with --solution")
     fam, instance = registry.load_instance(file)
-    chosen = registry.method(fam.name, method)
-    params = chosen.resolve_params(parse_params(param or []))
     options = solve_options(time_limit, seed, threads, solver)
-    chosen.check_solver(solver)
-    result = run_solve(fam, instance, chosen, options=options, params=params)
+    if solution is not None:
+        if param:
+            raise PackgapError("--param sets a method's parameters; a scored --solution has none")
+        result = score_file(fam, instance, solution, options, store, bound_methods)
+        label = str(solution)
+    else:
+        assert method is not None
+        chosen = registry.method(fam.name, method)
+        params = chosen.resolve_params(parse_params(param or []))
+        chosen.check_solver(solver)
+        result = run_solve(fam, instance, chosen, options=options, params=params)
+        label = method
     if output is not None:
         save_json(result_rows([result])[0], output)
     if as_json:
@@ -177,7 +250,32 @@ def solve(
     if result.status == Status.ERROR:
         written = [where for where, given in (("stdout", as_json), (str(output), output is not None)) if given]
         note = f" (result written to {' and '.join(written)})" if written else ""
-        raise PackgapError(f"{method} failed on {file}: {result.message}{note}")
+        raise PackgapError(f"{label} failed on {file}: {result.message}{note}")
+
+
+def score_file(
+    fam: Any, instance: Any, solution: Path, options: Any, store: Path | None, bound_methods: str | None
+) -> SolveResult:
+    """``solve --solution``: the solution file read (a whole ``solve --json`` result or its
+    ``solution``), validated and scored, errors naming the file."""
+    from packgap.analysis.score import score
+    from packgap.analysis.store import ResultStore
+    from packgap.errors import InstanceError, ValidationError
+
+    check_store(store)
+    document = jsonio.read(solution)
+    if isinstance(document, dict) and isinstance(document.get("solution"), dict) and "method" in document:
+        document = document["solution"]  # a whole result of `solve --json`
+    db = None if store is None else ResultStore(store)
+    try:
+        return score(fam, instance, document, options=options, store=db, bound_methods=bound_methods)
+    except InstanceError as exc:
+        raise InstanceError(str(solution), exc.problems) from None
+    except ValidationError as exc:
+        raise PackgapError(f"{solution}: {exc}") from None
+    finally:
+        if db is not None:
+            db.close()
 
 
 @app.command()
@@ -222,6 +320,18 @@ def compare(
         raise PackgapError(
             f"every method failed ({', '.join(sorted({r.method for r in results}))}); nothing to compare"
         )
+
+
+@app.command()
+@reports_errors
+def schema(
+    family_name: Annotated[str, typer.Argument(metavar="FAMILY")],
+    part: Annotated[str, typer.Argument(metavar="instance|solution")],
+) -> None:
+    """The JSON Schema of a family's instance or solution documents, built from its readers."""
+    from packgap.analysis.schema import schema as build
+
+    sys.stdout.write(jsonio.dumps(build(family_name, part)))
 
 
 @app.command()
@@ -422,7 +532,15 @@ def add_dynamic_commands(app: typer.Typer, instances: typer.Typer) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: the typer app plus every kit's generated commands."""
+    from packgap.analysis import plugins
+
     try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", plugins.PluginWarning)
+            plugins.load_plugins(*plugin_arguments(sys.argv[1:] if argv is None else argv))
+            plugins.ensure_loaded()
+        for warning in caught:
+            err.print(f"[yellow]warning:[/yellow] {escape(str(warning.message))}", highlight=False)
         # Once per process: a second main() (tests, notebooks) would register every command again.
         if not any(group.name == "sweep" for group in app.registered_groups):
             add_dynamic_commands(app, instances_app)

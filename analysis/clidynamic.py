@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from packgap import jsonio
 from packgap.analysis import registry
@@ -99,15 +100,20 @@ def _generate(app: typer.Typer, gen: Generator) -> None:
     command(app, gen.name, gen.description, body, [OUTPUT, *(typer_param(o) for o in gen.options)])
 
 
-def _from_trace(app: typer.Typer, builder: TraceBuilder) -> None:
+def _from_trace(app: typer.Typer, builder: TraceBuilder, command_name: str = "from-trace") -> None:
     def body(path: Path, output: Path, traces: str | None, **values: Any) -> None:
+        from packgap.instances.csv_jobs import CsvNote
         from packgap.instances.traces import user_trace_file
 
         check_output(output, "-o")
-        opts = check_options(builder.options, given(values), f"from-trace {builder.name}")
-        built = builder.build(user_trace_file(path, traces), {**opts, "traces": traces})
+        opts = check_options(builder.options, given(values), f"{command_name} {builder.name}")
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", CsvNote)
+            built = builder.build(user_trace_file(path, traces), {**opts, "traces": traces})
         save_json(registry.to_document(builder.target, built), output)
         err.print(f"wrote {output} ({builder.target}, {built.name})")
+        for note in notes:
+            err.print(f"[yellow]note:[/yellow] {escape(str(note.message))}", highlight=False)
 
     params = [
         inspect.Parameter(
@@ -249,7 +255,9 @@ def store_runs(
 ) -> None:
     """One row per simulated policy in the results store, beside the offline results:
     method ``simulate:<policy>`` with the run's metrics; no objective, so that gap tables of
-    offline methods never compare against an online metric."""
+    offline methods never compare against an online metric. A plug-in policy's row names its
+    module and version as solver."""
+    from packgap.analysis import plugins
     from packgap.analysis.store import ResultStore, instance_digest, params_key
     from packgap.result import SolveResult, Status
 
@@ -265,6 +273,7 @@ def store_runs(
             numbers: dict[str, float | None] = {
                 k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)
             }
+            own = plugins.policy(doc.kit.name, name)
             result = SolveResult(
                 family=doc.kit.name,
                 method=method,
@@ -273,8 +282,8 @@ def store_runs(
                 objective=None,
                 bound=None,
                 wall_s=wall,
-                solver="packgap-simulate",
-                solver_version=packgap_version(),
+                solver="packgap-simulate" if own is None else own.origin.solver,
+                solver_version=packgap_version() if own is None else own.origin.version,
                 seed=int(params["seed"]),
                 params=params,
                 metrics=numbers,
@@ -304,8 +313,16 @@ def add_instance_commands(instances: typer.Typer, show_summary: Callable[[Path, 
     )
     for builder in registry.trace_builders().values():
         _from_trace(from_trace, builder)
+    from_csv = typer.Typer(
+        no_args_is_help=True,
+        help="Build an instance from one's own job list CSV (arrival_s, gpus, duration_s or iterations, model).",
+    )
+    for kit in registry.kits().values():
+        if kit.csv_builder is not None:
+            _from_trace(from_csv, kit.csv_builder, "from-csv")
     instances.add_typer(generate, name="generate")
     instances.add_typer(from_trace, name="from-trace")
+    instances.add_typer(from_csv, name="from-csv")
     _show(instances, show_summary)
 
 

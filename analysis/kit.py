@@ -233,7 +233,9 @@ class Simulation:
     lists (policy name, metrics) per run for ``simulate --store`` (default: the document's
     ``metrics`` under the name in its ``policy`` or ``placement`` field). A simulation whose
     exact solves hand models to an LP / MILP solver ``takes_solver``: ``run`` then also takes
-    ``solver=`` (a name of :mod:`packgap.solvers.catalogue`).
+    ``solver=`` (a name of :mod:`packgap.solvers.catalogue`). ``policies`` names the
+    simulator's own online policies: a plug-in policy (:mod:`packgap.analysis.plugins`) takes
+    none of these names.
     """
 
     kinds: tuple[str, ...]
@@ -243,6 +245,7 @@ class Simulation:
     plot: Callable[[dict[str, Any], Path], Path] | None = None
     runs: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
     takes_solver: bool = False
+    policies: tuple[str, ...] = ()
 
     def run_metrics(self, document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         if self.runs is not None:
@@ -403,6 +406,9 @@ class FamilyKit:
     simulation: Simulation | None = None
     commands: Callable[[], Any] | None = None
     demo: Demo | None = None
+    #: ``packgap instances from-csv FAMILY FILE``: a researcher's own job list
+    #: (:mod:`packgap.instances.csv_jobs`) into a document of ``csv_builder.target``.
+    csv_builder: TraceBuilder | None = None
 
     @property
     def family(self) -> Family[Any, Any]:

@@ -119,6 +119,9 @@ class Method:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     default_time_limit: float | None = None
     solvers: tuple[str, ...] = ()
+    #: The plug-in module (or ``.py`` file) that registered it; "" for packgap's own
+    #: (:mod:`packgap.analysis.plugins`).
+    plugin: str = ""
 
     def __post_init__(self) -> None:
         if self.exact and self.default_time_limit is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from packgap import jsonio
+from packgap.analysis import plugins
 from packgap.analysis.kit import DocumentKind, FamilyKit, Generator, TraceBuilder
 from packgap.analysis.method import Method
 from packgap.errors import InstanceError, PackgapError, Problem, UnknownNameError
@@ -56,7 +57,8 @@ def family(name: str) -> Family[Any, Any]:
 
 
 def methods(family_name: str) -> dict[str, Method]:
-    return {m.name: m for m in kit(family_name).methods}
+    """packgap's own methods of the family, then its plug-ins' (:mod:`packgap.analysis.plugins`)."""
+    return {**{m.name: m for m in kit(family_name).methods}, **plugins.methods(family_name)}
 
 
 def method(family_name: str, name: str) -> Method:
@@ -64,9 +66,9 @@ def method(family_name: str, name: str) -> Method:
 
 
 def resolve(family_name: str, names: str) -> list[Method]:
-    """``"all"`` or a comma-separated list of method names of ``family_name``."""
+    """``"all"`` (plug-ins included) or a comma-separated list of method names of ``family_name``."""
     if names.strip() == "all":
-        return list(kit(family_name).methods)
+        return list(methods(family_name).values())
     chosen = [method(family_name, n.strip()) for n in names.split(",") if n.strip()]
     if not chosen:
         raise PackgapError(f"methods: none given (name M1,M2,... or all; see `packgap methods {family_name}`)")

@@ -83,7 +83,7 @@ def _at(where: str) -> Iterator[None]:
 
 def _methods(family: str, value: Any, where: str) -> list[str]:
     if value == "all":
-        return [m.name for m in registry.kit(family).methods]
+        return list(registry.methods(family))
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise PackgapError(f'{where}.methods: expected "all" or a list of method names')
     with _at(f"{where}.methods"):

@@ -174,6 +174,13 @@ class ResultStore:
         ).fetchone()
         return None if row is None else SolveResult.from_dict(json.loads(row[0]))
 
+    def results_of(self, digest: str) -> list[SolveResult]:
+        """Every stored result on the instance ``digest``, oldest first."""
+        rows = self._db.execute(
+            "SELECT result FROM results WHERE instance_digest = ? ORDER BY created", [digest]
+        ).fetchall()
+        return [SolveResult.from_dict(json.loads(row[0])) for row in rows]
+
     @ends_on_ctrl_c
     def append(self, digest: str, result: SolveResult, summary: dict[str, Any] | None = None) -> None:
         """Append one finished cell; ``summary`` (the family's instance summary) lets reports

@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from packgap.analysis import plugins
 from packgap.analysis.registry import family as lookup_family
 from packgap.analysis.registry import method as lookup_method
 from packgap.analysis.run import check_against_optimum, find_stored, solve
@@ -46,8 +47,12 @@ class Cell:
         return options if self.solver is None else replace(options, solver=self.solver)
 
 
-def solve_cell(cell: Cell, options: SolveOptions) -> dict[str, Any]:
-    """Worker entry point (top level, so it pickles): returns the result as a plain dict."""
+def solve_cell(cell: Cell, options: SolveOptions, plugin_specs: Sequence[str] = ()) -> dict[str, Any]:
+    """Worker entry point (top level, so it pickles): returns the result as a plain dict.
+    ``plugin_specs`` are the plug-in modules and files the parent loaded by name: a worker
+    imports them itself (:mod:`packgap.analysis.plugins`), whether it was forked, spawned or
+    is a Dask worker."""
+    plugins.load_plugins(*plugin_specs)
     fam = lookup_family(cell.family)
     instance = fam.instance_from_dict(cell.instance)
     method = lookup_method(cell.family, cell.method)
@@ -143,7 +148,8 @@ def run_sweep(
     if pending:
         ex = executor(workers, scheduler)
         try:
-            futures = {ex.submit(solve_cell, cells[i], options): i for i in pending}
+            specs = plugins.loaded_specs()
+            futures = {ex.submit(solve_cell, cells[i], options, specs): i for i in pending}
             for future in ex.as_completed(list(futures)):
                 i, result = futures[future], SolveResult.from_dict(future.result())
                 cell = cells[i]

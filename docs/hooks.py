@@ -2,10 +2,12 @@
 
 * ``cli.md``: the CLI reference, walked from the click command tree the ``packgap`` command
   builds (every generated sub-command of every kit included).
-* ``tutorial.md``: ``docs/tutorial.py`` (jupytext percent format) as a page, markdown cells
-  as text and code cells as code; the tests execute the same file.
+* ``tutorial.md`` and ``own-heuristic.md``: ``docs/tutorial.py`` and ``docs/own_heuristic.py``
+  (jupytext percent format) as pages, markdown cells as text and code cells as code; the tests
+  execute the same files.
 * ``<!-- packgap:WHAT FAMILY -->`` in a page: a table read from the family's kit (``methods``,
-  ``generators``, ``trace-builders``, ``demo``) or from the docstrings of its modules
+  ``generators``, ``trace-builders``, ``demo``), from its readers (``instance-fields``,
+  ``solution-fields``: the JSON Schema of ``packgap schema``) or from the docstrings of its modules
   (``heuristics``, ``models``); ``<!-- packgap:reproductions PAPER -->``: the reproductions of
   ``paper_figures/PAPER`` (``cuckoo``, ``sjf-bsbf``, ``pal``, ``gimbal``, ``gaps``) with their modules.
 * Sphinx roles left in docstrings (``:func:`~a.b``) lose the role in the rendered HTML.
@@ -178,7 +180,25 @@ def _layer(layer: str) -> Callable[[Any], str]:
     return build
 
 
+def _fields(part: str) -> Callable[[Any], str]:
+    """The fields of the family's instance or solution documents, from the schema the readers
+    give (:mod:`packgap.analysis.schema`), with the unit and meaning of each."""
+
+    def build(kit: Any) -> str:
+        from packgap.analysis.schema import field_rows, meaning, schema
+
+        rows = []
+        for path, kind, needed, suffix_unit in field_rows(schema(kit.name, part)):
+            unit, text = meaning(kit.name, path) or (suffix_unit, "")
+            rows.append((f"`{path}`", kind, "yes" if needed else "no", unit or suffix_unit or "-", text))
+        return table(("field", "type", "required", "unit", "meaning"), rows)
+
+    return build
+
+
 TABLES: dict[str, Callable[[Any], str]] = {
+    "instance-fields": _fields("instance"),
+    "solution-fields": _fields("solution"),
     "heuristics": _layer("heuristics"),
     "models": _layer("models"),
     "methods": _methods,
@@ -207,9 +227,10 @@ def expand(markdown: str) -> str:
 
 
 def on_files(files: Files, config: Any) -> Files:
-    tutorial = (DOCS / "tutorial.py").read_text(encoding="utf-8")
     files.append(File.generated(config, "cli.md", content=cli_reference()))
-    files.append(File.generated(config, "tutorial.md", content=percent_to_markdown(tutorial)))
+    for script, page in (("tutorial.py", "tutorial.md"), ("own_heuristic.py", "own-heuristic.md")):
+        source = (DOCS / script).read_text(encoding="utf-8")
+        files.append(File.generated(config, page, content=percent_to_markdown(source)))
     return files
 
 

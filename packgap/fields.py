@@ -3,12 +3,19 @@
 A :class:`Reader` walks a parsed JSON value, converts fields to Python types and records a
 :class:`~packgap.errors.Problem` for each bad one instead of stopping at the first, so a
 researcher fixing a file sees the whole list at once (``jobs[3].deadline: ...``).
+
+Inside :func:`recording`, every check a Reader makes is also noted (kind, path, rule): the JSON
+Schema of each document kind is built from these notes (``packgap schema``), so the schema is
+what the readers accept and cannot drift from them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
 from packgap.errors import InstanceError, PackgapError, Problem
@@ -21,6 +28,36 @@ MAX_ABS = 1e12
 
 #: Marker returned in place of a bad value; callers build nothing from it.
 _BAD: Any = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """One check of a Reader: ``kind`` object, number, string, boolean or array, at ``path``
+    (list indices kept), with its ``rule`` (an object's keys, a number's bounds, ...)."""
+
+    kind: str
+    path: str
+    rule: Mapping[str, Any] = field(default_factory=dict)
+
+
+_NOTES: ContextVar[list[Note] | None] = ContextVar("packgap_reader_notes", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Note]]:
+    """Note every check the Readers make inside the block (in this thread)."""
+    notes: list[Note] = []
+    token = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(token)
+
+
+def _note(kind: str, path: str, **rule: Any) -> None:
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.append(Note(kind, path, rule))
 
 
 def join(path: str, key: str | int) -> str:
@@ -54,8 +91,17 @@ class Reader:
     def abort(self) -> NoReturn:
         raise InstanceError(self.what, self.problems)
 
-    def obj(self, value: Any, path: str, keys: Mapping[str, bool]) -> Mapping[str, Any] | None:
-        """Check that ``value`` is an object whose keys are among ``keys`` (name -> required)."""
+    def obj(
+        self, value: Any, path: str, keys: Mapping[str, bool], *, data_keys: bool = False
+    ) -> Mapping[str, Any] | None:
+        """Check that ``value`` is an object whose keys are among ``keys`` (name -> required);
+        ``data_keys``: the keys are names the document defines (GPU types, job classes), so its
+        schema is a map of such names to values."""
+        if data_keys:
+            _note("map", path)
+        else:
+            nulls = sorted(k for k, v in value.items() if v is None) if isinstance(value, Mapping) else []
+            _note("object", path, keys=dict(keys), nulls=nulls)
         if not isinstance(value, Mapping):
             self.error(path, f"expected an object, got {type(value).__name__}")
             return None
@@ -76,6 +122,7 @@ class Reader:
         positive: bool = False,
         integer: bool = False,
     ) -> Any:
+        _note("number", path, minimum=minimum, positive=positive, integer=integer)
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.error(path, f"expected a number, got {type(value).__name__}")
             return _BAD
@@ -96,7 +143,12 @@ class Reader:
             return _BAD
         return int(value) if integer else float(value)
 
-    def string(self, value: Any, path: str, *, choices: tuple[str, ...] | None = None) -> Any:
+    def string(
+        self, value: Any, path: str, *, choices: tuple[str, ...] | None = None, data_choices: bool = False
+    ) -> Any:
+        """A non-empty string, one of ``choices`` if given (``data_choices``: names the document
+        defines, so the schema lists none)."""
+        _note("string", path, choices=None if data_choices else choices)
         if not isinstance(value, str) or not value:
             self.error(path, f"expected a non-empty string, got {value!r}")
             return _BAD
@@ -107,12 +159,20 @@ class Reader:
 
     def items(self, value: Any, path: str, read: Callable[[Any, str], T], *, nonempty: bool = True) -> list[T] | None:
         """Read every element of a list with ``read(element, element_path)``."""
+        _note("array", path, nonempty=nonempty)
         if not isinstance(value, list):
             self.error(path, f"expected a list, got {type(value).__name__}")
             return None
         if nonempty and not value:
             self.error(path, "must not be empty")
         return [read(v, join(path, i)) for i, v in enumerate(value)]
+
+    def boolean(self, value: Any, path: str) -> Any:
+        _note("boolean", path)
+        if not isinstance(value, bool):
+            self.error(path, f"expected true or false, got {value!r}")
+            return _BAD
+        return value
 
     def unique(self, names: list[Any], path: str, field: str) -> None:
         """Report every repeated ``field`` value among list elements (None entries skipped)."""

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 CODE = "from packgap.analysis.console import main; main()"  # what the `packgap` script runs
 
@@ -37,3 +41,17 @@ def wait_for_row(store: Path, method: str, running: subprocess.Popen[str], withi
         time.sleep(0.02)
     running.kill()
     raise AssertionError(f"no {method} row reached {store} (exit code {running.poll()})")
+
+
+def in_process(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+    """``packgap ARGS`` in this process (a subprocess costs about a second): exit code, what it
+    printed on stdout and on stderr."""
+    from packgap.analysis import cliutil
+    from packgap.analysis.cli import main
+
+    printed, errors = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(cliutil.out, "file", printed)
+    monkeypatch.setattr(cliutil.err, "file", errors)
+    with contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as done:
+        main(list(args))
+    return int(done.value.code or 0), printed.getvalue(), errors.getvalue()

@@ -53,7 +53,7 @@ def test_every_family_has_a_page_with_its_tables(family: str) -> None:
     page = ROOT / "docs" / "families" / f"{family}.md"
     assert page.is_file(), f"docs/families/{family}.md is missing"
     text = page.read_text(encoding="utf-8")
-    for table in ("methods", "heuristics", "models", "generators", "demo"):
+    for table in ("methods", "heuristics", "models", "generators", "demo", "instance-fields", "solution-fields"):
         assert f"<!-- packgap:{table} {family} -->" in text
     paper = {"planning": "gaps", "packing": "cuckoo", "placement": "pal", "calibration": "gimbal"}
     assert f"<!-- packgap:reproductions {paper.get(family, 'sjf-bsbf')} -->" in text

@@ -36,6 +36,7 @@ CORE_CONTRACTS = {
     "analysis.store",
     "analysis.registry",
     "analysis.plotting",
+    "analysis.plugins",
 }
 #: What in ``solvers`` runs a solver, or sets up or reads one run: none of it in ``models``.
 #: Model constructors and helpers (``new_model``, ``integer_costs``, ``ArrayMip``, ``Columns``)

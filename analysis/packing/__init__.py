@@ -63,6 +63,12 @@ TRACE_SOURCES: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
 )
 
 
+def _csv(path: Path, opts: Mapping[str, Any]) -> Any:
+    from packgap.instances.packing import from_csv
+
+    return from_csv.build(path, opts.get("seed", 0), **_types(opts))
+
+
 def _packing_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     def build(path: Path, opts: Mapping[str, Any]) -> Any:
         from packgap.instances.packing import from_trace, trace_sources
@@ -122,6 +128,13 @@ KIT = FamilyKit(
     ),
     views=(View("groups", "packing: every feasible group's timeline.", ("packing",), packing_groups),),
     simulation=SIMULATION,
+    csv_builder=TraceBuilder(
+        "packing",
+        "own job list CSV -> packing instance, own Table 8 models (instances/packing/from_csv.py)",
+        "packing",
+        _csv,
+        (SEED, GPU_TYPES),
+    ),
     demo=Demo(
         "CUCKOO packing (DAB + MCHP) vs Muri's Blossom and no packing: 8 jobs, pairing and planning",
         "packing",

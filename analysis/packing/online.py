@@ -35,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from packgap.analysis import plugins
 from packgap.analysis.packing.methods import BY_NAME, PIPELINE_NAMES
 from packgap.analysis.packing.online_bound import Reference
 from packgap.analysis.packing.runs import pipeline_options
-from packgap.errors import UnknownNameError, ValidationError
+from packgap.errors import PackgapError, UnknownNameError, ValidationError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.muri_online import MuriOnlineOptions, MuriRun, simulate_muri
 from packgap.heuristics.packing.pipeline import (
@@ -165,7 +166,13 @@ def online_metrics(instance: PackingInstance, run: OnlineRun) -> dict[str, float
 
 
 def pipeline_replan(pipeline: str, params: Mapping[str, Any] | None = None) -> tuple[Replan, dict[str, Any]]:
-    """The policy of a registered pipeline and its resolved parameters (as the offline method's)."""
+    """The policy of a registered pipeline and its resolved parameters (as the offline method's),
+    or a plug-in's re-planning policy ``function(view)`` (no parameters)."""
+    own = plugins.policy("packing", pipeline)
+    if own is not None:
+        if params:
+            raise PackgapError(f"plug-in policy {pipeline!r} takes no parameters, got {', '.join(sorted(params))}")
+        return own.function, {}
     packer, planner = _split(pipeline)
     resolved = BY_NAME[pipeline].resolve_params(params or {})
     return pipeline_policy(packer, planner, pipeline_options(dict(resolved))), resolved

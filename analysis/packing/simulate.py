@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from packgap.analysis import plugins
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
 from packgap.analysis.packing.methods import BY_NAME, PIPELINE_NAMES
 from packgap.analysis.packing.online_plots import plot_document
@@ -48,12 +49,14 @@ MURI_POLICIES = ("muri-s", "muri-l")
 
 
 def pipelines(text: str) -> list[str]:
-    """``"all"`` (every pipeline) or a comma list of registered pipelines and Muri policies
-    (an unknown one fails before any run)."""
-    names = list(PIPELINE_NAMES) if text.strip() == "all" else [p.strip() for p in text.split(",") if p.strip()]
+    """``"all"`` (every pipeline and plug-in policy) or a comma list of registered pipelines, Muri
+    policies and plug-in policies (an unknown one fails before any run)."""
+    own = [*PIPELINE_NAMES, *plugins.policies("packing")]
+    names = own if text.strip() == "all" else [p.strip() for p in text.split(",") if p.strip()]
+    known = [*own, *MURI_POLICIES]
     for name in names:
-        if name not in PIPELINE_NAMES and name not in MURI_POLICIES:
-            raise UnknownNameError("pipeline", name, [*PIPELINE_NAMES, *MURI_POLICIES])
+        if name not in known:
+            raise UnknownNameError("pipeline", name, known)
     return names
 
 
@@ -111,5 +114,12 @@ def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 SIMULATION = Simulation(
-    kinds=("packing",), options=OPTIONS, run=run, table=table, plot=plot_document, runs=runs, takes_solver=True
+    kinds=("packing",),
+    options=OPTIONS,
+    run=run,
+    table=table,
+    plot=plot_document,
+    runs=runs,
+    takes_solver=True,
+    policies=(*PIPELINE_NAMES, *MURI_POLICIES),
 )

@@ -91,10 +91,19 @@ def _cluster_trace(source: str) -> Callable[[Path, Mapping[str, Any]], Any]:
     return build
 
 
+def _csv(path: Path, opts: Mapping[str, Any]) -> Any:
+    from packgap.instances.placement import from_csv
+
+    keys = ("seed", "gpus", "gpus_per_node", "factors", "traces")
+    return from_csv.build(path, **{k: opts[k] for k in keys if k in opts})
+
+
 SIMULATE = "packgap.analysis.placement.simulate"
 #: The simulator's job schedulers, :data:`packgap.heuristics.placement.schedulers.SCHEDULERS` (written
 #: out: that package loads NumPy; ``tests/analysis/test_declared_as_data.py`` checks the two agree).
 SCHEDULERS = ("fifo", "las", "srtf")
+#: The simulator's own placement policies (plug-ins add theirs: :mod:`packgap.analysis.plugins`).
+PLACEMENT_POLICIES = (*(name for name, _, _ in POLICY_METHODS), "exact")
 SIMULATION = Simulation(
     kinds=("cluster-trace",),
     options=(
@@ -102,8 +111,7 @@ SIMULATION = Simulation(
         Option(
             "placement",
             str,
-            "cluster trace: a placement policy or exact.",
-            choices=(*(name for name, _, _ in POLICY_METHODS), "exact"),
+            f"cluster trace: a placement policy ({', '.join(PLACEMENT_POLICIES)} or a plug-in's).",
         ),
         Option("round_gaps", int, "cluster trace: solve every N-th round exactly, report gaps.", minimum=1),
     ),
@@ -111,6 +119,7 @@ SIMULATION = Simulation(
     table=Deferred(f"{SIMULATE}:table"),
     plot=Deferred("packgap.analysis.placement.plots:plot_trace_run"),
     takes_solver=True,
+    policies=PLACEMENT_POLICIES,
 )
 
 KIT = FamilyKit(
@@ -172,6 +181,13 @@ KIT = FamilyKit(
         View("bins", "placement: PAL's PM-score bins and chosen K.", ("placement", "cluster-trace"), placement_bins),
     ),
     simulation=SIMULATION,
+    csv_builder=TraceBuilder(
+        "placement",
+        "own job list CSV -> cluster trace for `simulate`, own PAL models (instances/placement/from_csv.py)",
+        "cluster-trace",
+        _csv,
+        (SEED, *CLUSTER_OPTIONS),
+    ),
     demo=Demo(
         "PAL placement: one scheduling round, 6 jobs on 64 GPUs of varying speed",
         "placement",

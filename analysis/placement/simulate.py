@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from packgap.analysis import plugins
 from packgap.analysis.kit import SimulationTable, Tick
 from packgap.analysis.placement.round_gaps import exact_gaps, gaps_document
 from packgap.analysis.placement.runs import exact_policy
@@ -50,11 +51,21 @@ def run(
 
 
 def trace_policy(trace: ClusterTrace, placement: str, options: SolveOptions) -> Policy:
-    """The placement policy under the trace's rules; ``exact`` solves every round's MILP."""
+    """The placement policy under the trace's rules; ``exact`` solves every round's MILP; a
+    plug-in's ``function(round, seed)`` places each round (:mod:`packgap.analysis.plugins`)."""
     if placement == "exact":
         return Policy("exact", exact_policy(options), sticky=False)
+    own = plugins.policy("placement", placement)
+    if own is not None:
+        function = own.function
+
+        def place(instance: PlacementInstance, seed: int) -> PlacementSolution:
+            solution: PlacementSolution = plugins.as_solution("placement", function(instance, seed))
+            return solution
+
+        return Policy(placement, place, sticky=own.sticky)
     if placement not in POLICIES:
-        raise UnknownNameError("placement policy", placement, [*POLICIES, "exact"])
+        raise UnknownNameError("placement policy", placement, [*POLICIES, "exact", *plugins.policies("placement")])
     return cluster_policy(placement, trace.cluster, artifact=trace.replay == "blox")
 
 

@@ -31,8 +31,22 @@ def _pollux(path: Path, opts: Mapping[str, Any]) -> Any:
 def _philly(path: Path, opts: Mapping[str, Any]) -> Any:
     from packgap.instances.sharing.traces import from_philly
 
-    keys = ("jobs", "seed", "hours", "start", "xi_source", "xi", "traces")
+    keys = ("jobs", "seed", "hours", "start", "xi_source", "xi", "traces", "nodes", "gpus_per_node")
     return from_philly(path, **{k: opts[k] for k in keys if k in opts})
+
+
+def _csv(path: Path, opts: Mapping[str, Any]) -> Any:
+    from packgap.instances.sharing import from_csv
+
+    keys = ("seed", "nodes", "gpus_per_node", "xi_source", "xi", "traces")
+    return from_csv.build(path, **{k: opts[k] for k in keys if k in opts})
+
+
+#: The cluster of every sharing builder that reads a file (default: the paper's 16 x 4 GPUs).
+CLUSTER = (
+    Option("nodes", int, "Nodes (default 16).", minimum=1, maximum=MAX_SIZE),
+    Option("gpus_per_node", int, "GPUs per node (default 4).", minimum=1, maximum=64),
+)
 
 
 KIT = FamilyKit(
@@ -72,6 +86,7 @@ KIT = FamilyKit(
                 Option("profiles", Path, "Pollux throughput_profiles folder (default: the trace folder's)."),
                 XI_SOURCE,
                 XI,
+                *CLUSTER,
             ),
         ),
         TraceBuilder(
@@ -80,17 +95,31 @@ KIT = FamilyKit(
             "sharing",
             _philly,
             (
-                Option("jobs", int, "Jobs to sample (default 240).", minimum=1, maximum=MAX_SIZE),
+                Option(
+                    "jobs",
+                    int,
+                    "Jobs to sample (default 240, or all of the window's if fewer).",
+                    minimum=1,
+                    maximum=MAX_SIZE,
+                ),
                 SEED,
                 Option("hours", float, "Window length in hours (default 8).", minimum=0.01),
                 Option("start", str, "Window start, ISO time (default: the busiest window)."),
                 XI_SOURCE,
                 XI,
+                *CLUSTER,
             ),
         ),
     ),
     simulation=SIMULATION,
     commands=commands,
+    csv_builder=TraceBuilder(
+        "sharing",
+        "own job list CSV -> sharing instance, Pollux tasks (instances/sharing/from_csv.py)",
+        "sharing",
+        _csv,
+        (SEED, *CLUSTER, XI_SOURCE, XI),
+    ),
     demo=Demo(
         "SJF-BSBF GPU sharing: 6 jobs of the testbed workload on 16 GPUs",
         "sharing",

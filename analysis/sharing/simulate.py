@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from packgap.analysis import plugins
 from packgap.analysis.kit import Option, Simulation, SimulationTable, Tick
 from packgap.analysis.sharing.methods import TIRESIAS_THRESHOLDS, parse_thresholds
 from packgap.errors import UnknownNameError
@@ -39,7 +40,7 @@ POLLUX_NOTE = "Pollux not reproduced: its goodput model changes batch size and G
 
 
 def policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
-    """Run one online policy by name."""
+    """Run one online policy by name: packgap's own or a plug-in's (``function(instance)``)."""
     from packgap.heuristics.sharing.exclusive import fifo, sjf
     from packgap.heuristics.sharing.sjf_bsbf import sjf_bsbf
     from packgap.heuristics.sharing.sjf_ffs import sjf_ffs
@@ -48,9 +49,19 @@ def policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRE
     if name == "tiresias":
         return tiresias(instance, parse_thresholds(thresholds))
     table = {"fifo": fifo, "sjf": sjf, "sjf-ffs": sjf_ffs, "sjf-bsbf": sjf_bsbf}
-    if name not in table:
-        raise UnknownNameError("sharing policy", name, list(POLICY_NAMES))
-    return table[name](instance)
+    if name in table:
+        solution: SharingSolution = table[name](instance)
+        return solution
+    own = plugins.policy("sharing", name)
+    if own is None:
+        raise UnknownNameError("sharing policy", name, policy_names())
+    found: SharingSolution = plugins.as_solution("sharing", own.function(instance))
+    return found
+
+
+def policy_names() -> list[str]:
+    """packgap's own policies, then the plug-ins'."""
+    return [*POLICY_NAMES, *plugins.policies("sharing")]
 
 
 def validated_policy(name: str, instance: SharingInstance, thresholds: str = TIRESIAS_THRESHOLDS) -> SharingSolution:
@@ -63,10 +74,12 @@ def validated_policy(name: str, instance: SharingInstance, thresholds: str = TIR
 
 
 def policies(text: str) -> list[str]:
-    names = list(POLICY_NAMES) if text.strip() == "all" else [n.strip() for n in text.split(",") if n.strip()]
+    """``"all"`` (plug-ins included) or a comma list of policy names."""
+    known = policy_names()
+    names = known if text.strip() == "all" else [n.strip() for n in text.split(",") if n.strip()]
     for n in names:
-        if n not in POLICY_NAMES:
-            raise UnknownNameError("sharing policy", n, [*POLICY_NAMES, "all"])
+        if n not in known:
+            raise UnknownNameError("sharing policy", n, [*known, "all"])
     return names
 
 
@@ -193,7 +206,7 @@ def runs(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 SIMULATION = Simulation(
     kinds=("sharing",),
     options=(
-        Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf) or all."),
+        Option("policy", str, "sharing: policy name(s) (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf, plug-ins) or all."),
         Option(
             "thresholds",
             str,
@@ -211,4 +224,5 @@ SIMULATION = Simulation(
     table=table,
     runs=runs,
     takes_solver=True,
+    policies=POLICY_NAMES,
 )

@@ -137,7 +137,8 @@ def table8_model(rng: np.random.Generator) -> tuple[str, int]:
 
 @dataclass(frozen=True)
 class JobSpec:
-    """What a job is made from: ``duration_s`` is its standalone duration on its fastest type."""
+    """What a job is made from: ``duration_s`` is its standalone duration on its fastest type;
+    ``iterations`` and ``deadline``, when given, are kept instead of derived and drawn."""
 
     id: str
     arrival: float
@@ -145,6 +146,8 @@ class JobSpec:
     duration_s: float
     model: str
     batch: int
+    iterations: int | None = None
+    deadline: float | None = None
 
 
 def table8_job(
@@ -161,8 +164,8 @@ def table8_job(
     profiles = tuple(stage_profile(s * scale, gpu * scale, c, t) for t in gpu_types)
     sync = sync_rule(spec.model)
     fastest = fastest_iteration_ms(profiles, sync, interleaving, interference) / 1000.0
-    iterations = max(1, round(spec.duration_s / fastest))
-    deadline = eq15_deadline(rng, spec.arrival, iterations * fastest)
+    iterations = max(1, round(spec.duration_s / fastest)) if spec.iterations is None else spec.iterations
+    deadline = eq15_deadline(rng, spec.arrival, iterations * fastest) if spec.deadline is None else spec.deadline
     return Job(spec.id, spec.arrival, deadline, spec.gpus, iterations, f"{spec.model}-bs{spec.batch}", sync, profiles)
 
 

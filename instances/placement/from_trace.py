@@ -49,6 +49,14 @@ def pm_factors(gpus: int, seed: int, factors: str, traces: str | Path | None) ->
     raise PackgapError(f"--factors must be one of {', '.join(FACTORS)}, got {factors!r}")
 
 
+def trace_cluster(gpus: int, gpus_per_node: int, seed: int, factors: str, traces: str | Path | None) -> Cluster:
+    """The module's cluster: ``gpus`` in nodes of ``gpus_per_node``, PM-score factors by ``factors``."""
+    if gpus < 1 or gpus_per_node < 1 or gpus % gpus_per_node:
+        raise PackgapError(f"--gpus must be a positive multiple of --gpus-per-node ({gpus_per_node}), got {gpus}")
+    scores = pm_factors(gpus, seed, factors, traces)
+    return Cluster(gpus // gpus_per_node, gpus_per_node, tuple(sorted(scores)), scores, ARTIFACT_L_ACROSS)
+
+
 def build(
     trace: JobTrace,
     name: str,
@@ -62,11 +70,8 @@ def build(
     drop_wide: bool = False,
 ) -> ClusterTrace:
     """The cluster trace of ``trace`` by the module's rules, named ``name-n<jobs>-g<gpus>-<factors>-s<seed>``."""
-    if gpus < 1 or gpus_per_node < 1 or gpus % gpus_per_node:
-        raise PackgapError(f"--gpus must be a positive multiple of --gpus-per-node ({gpus_per_node}), got {gpus}")
+    cluster = trace_cluster(gpus, gpus_per_node, seed, factors, traces)
     chosen = select(trace, max_jobs, gpus, drop_wide, "the cluster's GPUs")
-    scores = pm_factors(gpus, seed, factors, traces)
-    cluster = Cluster(gpus // gpus_per_node, gpus_per_node, tuple(sorted(scores)), scores, ARTIFACT_L_ACROSS)
     models = sorted(ARTIFACT_ITER_TIMES)
     picks = np.random.default_rng(seed).integers(len(models), size=len(chosen))
     jobs = []

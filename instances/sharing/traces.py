@@ -169,10 +169,15 @@ def busiest_window(times: np.ndarray, hours: float) -> float:
     return float(times[int(np.argmax(ends - np.arange(len(times))))])
 
 
+#: Jobs the Philly builder samples when none are named (section VI-A's 240), or all of a
+#: smaller window's.
+DEFAULT_JOBS = 240
+
+
 def from_philly(
     path: Path,
     *,
-    jobs: int = 240,
+    jobs: int | None = None,
     seed: int = 0,
     hours: float = 8.0,
     start: str | None = None,
@@ -196,6 +201,8 @@ def from_philly(
     times = np.array([r[0] for r in rows])
     begin = busiest_window(times, hours) if begin_at is None else begin_at
     window = [r for r in rows if begin <= r[0] < begin + hours * 3600]
+    if jobs is None:
+        jobs = min(DEFAULT_JOBS, len(window))
     if len(window) < jobs:
         raise PackgapError(
             f"{path}: the {hours:g}-hour window from {start or 'the busiest start'} has {len(window)} jobs"

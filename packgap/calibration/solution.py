@@ -57,7 +57,7 @@ def from_dict(document: Mapping[str, Any]) -> CalibrationSolution:
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p)) or []
     search: dict[str, float] = {}
     given = doc.get("search", {})
-    raw = r.obj(given, "search", dict.fromkeys(given, False) if isinstance(given, Mapping) else {})
+    raw = r.obj(given, "search", dict.fromkeys(given, False) if isinstance(given, Mapping) else {}, data_keys=True)
     for key, value in (raw or {}).items():
         number = r.number(value, join("search", key))
         if number is not None:

@@ -122,7 +122,7 @@ def _job(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Job | None
     model = r.string(obj["model"], join(path, "model"))
     sync = r.string(obj["sync"], join(path, "sync"), choices=SYNC_RULES)
     ppath = join(path, "profiles")
-    pobj = r.obj(obj["profiles"], ppath, dict.fromkeys(types, True))
+    pobj = r.obj(obj["profiles"], ppath, dict.fromkeys(types, True), data_keys=True)
     profiles = [_profile(r, pobj[t], join(ppath, t)) for t in types if pobj and t in pobj]
     duration = r.number(obj["duration"], join(path, "duration"), minimum=0.0) if "duration" in obj else None
     if arrival is not None and deadline is not None and deadline < arrival:

@@ -80,7 +80,7 @@ def _job(r: Reader, value: Any, path: str, classes: tuple[str, ...]) -> Job | No
         return None
     jid = r.string(obj["id"], join(path, "id"))
     gpus = r.number(obj["gpus"], join(path, "gpus"), positive=True, integer=True)
-    cls = r.string(obj["class"], join(path, "class"), choices=classes)
+    cls = r.string(obj["class"], join(path, "class"), choices=classes, data_choices=True)
     model = r.string(obj["model"], join(path, "model"))
     work = r.number(obj["work"], join(path, "work"), minimum=0.0) if "work" in obj else 1.0
     if None in (jid, gpus, cls, model, work):
@@ -89,7 +89,7 @@ def _job(r: Reader, value: Any, path: str, classes: tuple[str, ...]) -> Job | No
 
 
 def _scores(r: Reader, value: Any, classes: tuple[str, ...], n: int) -> dict[str, tuple[float, ...]]:
-    obj = r.obj(value, "pm_scores", dict.fromkeys(classes, True))
+    obj = r.obj(value, "pm_scores", dict.fromkeys(classes, True), data_keys=True)
     out: dict[str, tuple[float, ...]] = {}
     if obj is None:
         return out

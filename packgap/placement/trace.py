@@ -49,7 +49,7 @@ def _job(r: Reader, value: Any, path: str, classes: tuple[str, ...]) -> SimJob |
         r.number(obj["submit_s"], join(path, "submit_s"), minimum=0.0),
         r.number(obj["work"], join(path, "work"), positive=True),
         r.string(obj["model"], join(path, "model")),
-        r.string(obj["job_class"], join(path, "job_class"), choices=classes),
+        r.string(obj["job_class"], join(path, "job_class"), choices=classes, data_choices=True),
         r.number(obj["iter_time_s"], join(path, "iter_time_s"), positive=True),
     )
     return None if any(f is None for f in fields) else SimJob(*fields)

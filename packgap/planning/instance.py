@@ -57,7 +57,7 @@ def _group(r: Reader, value: Any, path: str, types: tuple[str, ...]) -> Group | 
         return None
     gid = r.string(obj["id"], join(path, "id"))
     deadline = r.number(obj["deadline"], join(path, "deadline"), minimum=0.0)
-    times_obj = r.obj(obj["times"], join(path, "times"), dict.fromkeys(types, True))
+    times_obj = r.obj(obj["times"], join(path, "times"), dict.fromkeys(types, True), data_keys=True)
     times: list[float] = []
     if times_obj is not None:
         for t in types:

@@ -87,9 +87,7 @@ def from_dict(document: Mapping[str, Any]) -> SharingSolution:
     doc = r.obj(document, "", {"jobs": True, "preemptive": False, "resume_overhead_s": False})
     if doc is None or "jobs" not in doc:
         r.abort()
-    preemptive = doc.get("preemptive", False)
-    if not isinstance(preemptive, bool):
-        r.error("preemptive", f"expected true or false, got {preemptive!r}")
+    preemptive = r.boolean(doc.get("preemptive", False), "preemptive")
     overhead = r.number(doc.get("resume_overhead_s", 0.0), "resume_overhead_s", minimum=0.0)
     jobs = r.items(doc["jobs"], "jobs", lambda v, p: _job(r, v, p), nonempty=False)
     r.finish()

@@ -11,7 +11,6 @@ from statistics import fmean
 from typing import Any
 
 from packgap.analysis.kit import PaperValue, Tick
-from packgap.heuristics.placement import POLICIES
 from packgap.paper_figures.pal.plots import certified, primal
 from packgap.paper_figures.pal.sia_philly import Rounds, SiaPhilly, missing, sia_philly, simulate_policy
 from packgap.placement import PlacementInstance
@@ -61,6 +60,12 @@ def gap_rows(
     return rows
 
 
+#: The policies measured, named here: a placement policy added to packgap (or a plug-in's) joins
+#: only when it is added to these lists.
+QUICK_POLICIES = ("pal", "pm-first", "packed-sticky", "packed-non-sticky")
+FULL_POLICIES = (*QUICK_POLICIES, "random-sticky", "random-non-sticky")
+
+
 def round_gaps_size(quick: bool) -> dict[str, Any]:
     return {"workloads": "1" if quick else "1, 3, 5", "policies": 4 if quick else 6, "every": 100 if quick else 1}
 
@@ -72,7 +77,7 @@ def round_gaps(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     if isinstance(sia, str):
         return [{"missing": sia}]
     workloads = [w for w in ((1,) if quick else (1, 3, 5)) if w in sia.workloads] or [min(sia.workloads)]
-    policies = ("pal", "pm-first", "packed-sticky", "packed-non-sticky") if quick else tuple(POLICIES)
+    policies = QUICK_POLICIES if quick else FULL_POLICIES
     return gap_rows(sia, workloads, policies, 100 if quick else 1, 2.0 if quick else 5.0, tick)
 
 

@@ -21,9 +21,9 @@ from functools import partial
 from typing import Any
 
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick
-from packgap.analysis.sharing.simulate import POLICY_NAMES, POLLUX_NOTE
+from packgap.analysis.sharing.simulate import POLLUX_NOTE
 from packgap.paper_figures.sjf_bsbf import plots
-from packgap.paper_figures.sjf_bsbf.common import HOUR, SHARING_CAUSE, TIRESIAS_QUEUING
+from packgap.paper_figures.sjf_bsbf.common import HOUR, POLICIES, SHARING_CAUSE, TIRESIAS_QUEUING
 from packgap.paper_figures.sjf_bsbf.table2 import table2_instance
 
 SEEDS = (0, 1, 2)
@@ -37,7 +37,7 @@ THRESHOLDS = {"Fig. 4": (0.75 * HOUR, 0.80, 0.70), "Fig. 5": (500.0, 0.40, None)
 
 
 def job_rows(instance: Any, seed: int) -> list[dict[str, Any]]:
-    """Every policy of :data:`POLICY_NAMES` on ``instance``: its jobs' JCTs (sorted, s) and the
+    """Every policy of :data:`POLICIES` on ``instance``: its jobs' JCTs (sorted, s) and the
     average queuing (s) of each model's jobs; and, as policy :data:`ALONE`, each job's solo run
     time at its requested batch: its JCT in an empty cluster, a per-job lower bound (with the
     number of jobs of each model)."""
@@ -50,7 +50,7 @@ def job_rows(instance: Any, seed: int) -> list[dict[str, Any]]:
     alone = sorted(perf.solo_time(j.id, perf.solo_batch(j)) for j in instance.jobs)
     counts = {m: sum(j.model == m for j in instance.jobs) for m in sorted(set(models.values()))}
     rows: list[dict[str, Any]] = [{"seed": seed, "policy": ALONE, "jct_s": alone, "queuing_s": {}, "jobs": counts}]
-    for policy in POLICY_NAMES:
+    for policy in POLICIES:
         jct, queue = job_times(instance, validated_policy(policy, instance))
         by_model: dict[str, list[float]] = {}
         for job, q in queue.items():
@@ -139,7 +139,7 @@ def _share_values(item: str, rows: Sequence[Mapping[str, Any]]) -> list[PaperVal
     within = f"{threshold / HOUR:g} h" if threshold >= HOUR / 2 else f"{threshold:g} s"
     reference = f"sjf-bsbf share of jobs with JCT <= {within}"
     out = [PaperValue(item, f"pollux share of jobs with JCT <= {within}", None, None, "", POLLUX_NOTE)]
-    for p in POLICY_NAMES:
+    for p in POLICIES:
         ours, cause = share_at_most(rows, p, threshold), _jct_cause(item, rows, p, threshold)
         if p == "sjf-bsbf":
             # Fig. 5a's 40 % is a point of the paper's own JCT scale (its trace), not an order.
@@ -166,7 +166,7 @@ def _queue_cause(rows: Sequence[Mapping[str, Any]], policy: str, models: Sequenc
 
 def compare_fig4(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     out = _share_values("Fig. 4", rows)
-    queue = {p: model_queuing(rows, p) for p in POLICY_NAMES}
+    queue = {p: model_queuing(rows, p) for p in POLICIES}
     models = sorted(queue["sjf-bsbf"])
     if "bert" in models:
         tiresias, bsbf = queue["tiresias"]["bert"], queue["sjf-bsbf"]["bert"]
@@ -184,7 +184,7 @@ def compare_fig4(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
 
 def compare_fig5(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
     out = _share_values("Fig. 5", rows)
-    queue = {p: model_queuing(rows, p) for p in POLICY_NAMES}
+    queue = {p: model_queuing(rows, p) for p in POLICIES}
     models = sorted(queue["sjf-bsbf"])
     below = [m for m in models if max(queue[s][m] for s in SHARING) < min(queue[e][m] for e in EXCLUSIVE)]
     quantity = "share of models where both sharing policies queue less than FIFO and SJF"

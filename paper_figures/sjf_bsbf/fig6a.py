@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick
-from packgap.analysis.sharing.simulate import POLICY_NAMES
 from packgap.paper_figures.sjf_bsbf import plots
 from packgap.paper_figures.sjf_bsbf.common import (
     HOUR,
+    POLICIES,
     SHARING_CAUSE,
     bound_values,
     lp_in,
@@ -41,7 +41,7 @@ def compare_fig6a(rows: Sequence[Mapping[str, Any]]) -> list[PaperValue]:
         # Section VI-C: "across all job workloads" SJF-BSBF keeps the lowest JCT (Pollux, not
         # reproduced, is the exception at light load).
         best = f"sjf-bsbf avg JCT at {load:g}x"
-        for p in POLICY_NAMES:
+        for p in POLICIES:
             direction = None if p == "sjf-bsbf" else Direction(">", best)
             label = f"{p} avg JCT at {load:g}x"
             ours = mean_metric(at, p, "avg_jct_s") / HOUR

@@ -18,9 +18,9 @@ from packgap.analysis.plotting import (
     seed_bars,
     seeds_note,
 )
+from packgap.paper_figures.sjf_bsbf.common import POLICIES
 
 HOUR = 3600.0
-POLICIES = ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf")
 NAMES = {"fifo": "FIFO", "sjf": "SJF", "tiresias": "Tiresias", "sjf-ffs": "SJF-FFS", "sjf-bsbf": "SJF-BSBF"}
 #: Paper values per policy: Table II (makespan s, JCT s), Tables III / IV (h; JCT all, large,
 #: small, queuing all, large, small).
