@@ -170,13 +170,13 @@ class Deferred:
     or a reproduction's or a simulation's callables. Declaring them (the kits, ``packgap
     methods``, ``--help``) then imports none of their implementations, and the CLI starts
     without NumPy or a solver (issue 20.5). ``args`` are passed before the caller's arguments,
-    as :func:`functools.partial` would."""
+    as :func:`functools.partial` would, and keywords after them."""
 
     target: str
     args: tuple[Any, ...] = ()
 
-    def __call__(self, *given: Any) -> Any:
-        return self.function()(*self.args, *given)
+    def __call__(self, *given: Any, **named: Any) -> Any:
+        return self.function()(*self.args, *given, **named)
 
     def function(self) -> Callable[..., Any]:
         """The named function; an unknown module or name fails with the target named."""

@@ -65,7 +65,7 @@ def test_solve_solution_on_the_command_line(tmp_path: Path, monkeypatch: pytest.
     code, printed, _ = in_process(
         monkeypatch, "solve", "round.json", "--solution", "mine.json", "--bound-methods", "exact-blocks", "--json"
     )
-    assert code == 0 and json.loads(printed)["gap"] == pytest.approx(0.3 / 2.3)
+    assert code == 0 and json.loads(printed)["certified_gap"] == pytest.approx(0.3 / 2.3)
     Path("bad.json").write_text(json.dumps({"allocations": {"j0": [0, -1], "j1": [4]}}))
     code, _, errors = in_process(monkeypatch, "solve", "round.json", "--solution", "bad.json")
     assert code == 2 and "allocations.j0[1]" in errors and "bad.json" in errors
