@@ -74,6 +74,7 @@ METHODS: tuple[Method, ...] = (
             "accumulate": True,
             "sign_test": False,
             "share_flag": True,
+            "wait_batch": "candidate",
         },
     ),
     Method(

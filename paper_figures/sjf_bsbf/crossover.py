@@ -123,14 +123,16 @@ def _instance(cause: str, seed: int) -> Any:
     from packgap.instances.sharing.traces import interference
 
     if cause == "24 GB GPUs":
-        return generate(240, seed, gpu_memory_gb=24.0)
+        return generate(240, seed, gpu_memory_gb=24.0, workload="v1")
     if cause == "2x arrival rate":
-        return generate(240, seed, hours=4.0)
+        return generate(240, seed, hours=4.0, workload="v1")
     if cause == "Table III calibration":
         hours, median = CALIBRATION_HOURS, CALIBRATION_MEDIAN_S
-        calibrated = generate(240, seed, hours=hours, duration_median_s=median, duration_sigma=CALIBRATION_SIGMA)
+        calibrated = generate(
+            240, seed, hours=hours, duration_median_s=median, duration_sigma=CALIBRATION_SIGMA, workload="v1"
+        )
         return bursty(calibrated, CALIBRATION_BURSTS, hours)
-    instance = generate(240, seed)
+    instance = generate(240, seed, workload="v1")
     if cause == "24 bursts":
         return bursty(instance, BURSTS, 8.0)
     if cause.startswith("xi from "):
@@ -210,7 +212,7 @@ def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     cells = [(load, xi, seed) for load in loads for xi in xis for seed in _seeds(quick)]
     for k, (load, xi, seed) in enumerate(cells):
         tick("load x xi", k, len(cells))
-        instance = generate(round(240 * load), seed, xi=xi)
+        instance = generate(round(240 * load), seed, xi=xi, workload="v1")
         rows.append({"kind": "grid", "load": load, "xi": xi, "seed": seed, **_pair(instance, sjf, sjf_bsbf)})
     for seed in _seeds(quick):
         for cause in CAUSES:
@@ -220,7 +222,7 @@ def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
                 if cause == "Table III calibration":
                     row.update(_exclusive(variant[0]))
                 rows.append(row)
-        assumed, queued = shared_waits(generate(240, seed))
+        assumed, queued = shared_waits(generate(240, seed, workload="v1"))
         rows.append({"kind": "wait", "seed": seed, "assumed_s": assumed, "sjf_queue_s": queued})
     return rows
 

@@ -153,7 +153,9 @@ def floors(kind: str) -> tuple[float, ...]:
             pytest.skip(str(exc))
     else:
         cases = (
-            [generate(240, seed) for seed in range(1, 6)] if kind == "240" else [instance(int(kind), s) for s in SEEDS]
+            [generate(240, seed, workload="v1") for seed in range(1, 6)]
+            if kind == "240"
+            else [instance(int(kind), s) for s in SEEDS]
         )
     out = []
     for inst in cases:

@@ -53,7 +53,7 @@ def test_draw_writes_png_and_pdf(tmp_path: Path) -> None:
 
 
 def test_assumed_waits_are_the_shared_starts_of_sjf_bsbf() -> None:
-    instance = generate(40, 2, nodes=2, hours=1.0)
+    instance = generate(40, 2, nodes=2, hours=1.0, workload="v1")
     assumed, queued = crossover.shared_waits(instance)
     shared = [s for s in sjf_bsbf(instance).jobs if s.co_runner is not None]
     assert len(assumed) == len(queued) == len(shared) > 0
@@ -65,7 +65,7 @@ def test_every_cause_is_one_change_and_trace_causes_skip_without_traces(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(ENV, str(tmp_path))
-    base = generate(240, 1)
+    base = generate(240, 1, workload="v1")
     for cause in crossover.CAUSES:
         variant = crossover._variant(cause, 1)
         if cause.startswith("xi from "):
@@ -81,7 +81,7 @@ def test_every_cause_is_one_change_and_trace_causes_skip_without_traces(
 
 
 def test_bursts_move_arrivals_back_to_their_window() -> None:
-    base = generate(60, 2)
+    base = generate(60, 2, workload="v1")
     bursty = crossover.bursty(base, 24, 8.0)
     window = 8 * 3600 / 24
     for before, after in zip(base.jobs, bursty.jobs, strict=True):
