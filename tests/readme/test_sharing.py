@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from packgap.errors import PackgapError
+from packgap.heuristics.sharing.pair import sign_test_disagreement
 from tests.readme.quotes import Quote, check, on, ours, params, quotes, reproduction_rows, trace_path
 
 if TYPE_CHECKING:
@@ -328,6 +329,10 @@ QUOTES: list[Quote] = [
         marks=("slow", "traces"),
     ),
     Quote("On 240-job / 64-GPU generated workloads it stays near the cheap bound's", 1, generated, marks=("slow",)),
+    *quotes(
+        "the printed sign test disagrees with it on",
+        [lambda: 100 * sign_test_disagreement(), lambda: 100 * sign_test_disagreement(swapped=True)],
+    ),
     *quotes(
         "On Pollux's 1x workload 1 (160 jobs) the LP raises the bound on the average JCT from",
         [lambda: pollux_lp()[0], lambda: pollux_lp()[1]],
