@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from packgap.analysis.agreement import NONE, YES, agrees
 from packgap.analysis.kit import Direction, PaperValue, Reproduction, Tick, versus
 from packgap.analysis.sharing.simulate import POLLUX_NOTE
 from packgap.paper_figures.sjf_bsbf import plots
@@ -145,6 +146,7 @@ def _compare_table(item: str, paper: Mapping[str, tuple[float, ...]]) -> Any:
         pollux = [r for r in rows if r.get("workload") == POLLUX]
         out = _policies(item, paper)(generated)
         out.append(claim(f"{item} (generated)", generated, paper))
+        out.append(agreement(f"{item} (generated)", out))
         if item == "Table III":
             out += calibration(generated)
         folder = LOADS[POLLUX_LOAD[jobs]]
@@ -152,11 +154,29 @@ def _compare_table(item: str, paper: Mapping[str, tuple[float, ...]]) -> Any:
         missing = [str(r["missing"]) for r in pollux if "missing" in r]
         if missing or not pollux:
             why = missing[0] if missing else "no Pollux rows"
-            return [*out, PaperValue(where, "SJF-BSBF's JCT reduction vs SJF", None, None, "", why)]
-        values = [replace(v, item=where) for v in _policies(item, paper)(pollux)]
-        return [*out, *values, claim(where, pollux, paper)]
+            return [*out, PaperValue(where, "SJF-BSBF's JCT reduction vs SJF (Pollux)", None, None, "", why)]
+        values = [on_pollux(v, where) for v in [*_policies(item, paper)(pollux), claim(where, pollux, paper)]]
+        return [*out, *values, on_pollux(agreement(where, values), where)]
 
     return compare
+
+
+def agreement(item: str, values: Sequence[PaperValue]) -> PaperValue:
+    """The share of ``values``' directions (the paper's orderings and its claim) that ours keep."""
+    verdicts = [agrees(v, values) for v in values]
+    judged = [v for v in verdicts if v != NONE]
+    kept = sum(v == YES for v in judged)
+    share = kept / len(judged) if judged else None
+    return PaperValue(item, "share of the paper's orderings that agree", None, share, "", f"{kept} of {len(judged)}")
+
+
+def on_pollux(value: PaperValue, item: str) -> PaperValue:
+    """``value`` under ``item``, its quantity (and the one its direction names) marked "(Pollux)"
+    so that no quantity of the generated rows shares its name."""
+    direction = value.direction
+    if direction is not None and isinstance(direction.than, str):
+        direction = replace(direction, than=f"{direction.than} (Pollux)")
+    return replace(value, item=item, quantity=f"{value.quantity} (Pollux)", direction=direction)
 
 
 def _policies(item: str, paper: Mapping[str, tuple[float, ...]]) -> Any:
