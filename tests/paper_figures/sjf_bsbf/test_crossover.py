@@ -130,3 +130,15 @@ def test_the_docstring_and_sharing_cause_quote_the_full_reproduction() -> None:
     for quoted in (text, SHARING_CAUSE):
         assert f"{assumed:.2f} h" in quoted and f"{queued:.2f} h" in quoted
     assert f"{100 * free:.0f} % below SJF" in text and f"{100 * free:.0f} % below SJF's" in SHARING_CAUSE
+    # The decomposition: workload, xi, memory, the reading (above: SJF-BSBF's mean JCT above SJF's).
+    said = {
+        "baseline": "v1 (the generator before issue 30) {} above",
+        "Table III workload, xi U(1.1, 2)": "v1's xi U(1.1, 2) {} above",
+        "Table III workload": "run-time inflation, {} below",
+        "Table III workload, 24 GB GPUs": "24 GB GPUs, {} below",
+        "Table III workload, wait at the solo sub-batch": "sub-batch, {} below",
+        "wait at the solo sub-batch": "on v1 {} above",
+    }
+    for cause, words in said.items():
+        share = values[f"SJF-BSBF's JCT reduction vs SJF, {cause}"]
+        assert share is not None and words.format(f"{abs(100 * share):.1f} %") in SHARING_CAUSE, cause
