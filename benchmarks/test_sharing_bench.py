@@ -31,7 +31,7 @@ CASES = [(p, jobs, nodes) for p in POLICIES for jobs, nodes in WORKLOADS] + (
 def busy_view(gpus: int) -> tuple[View, Any]:
     """Every GPU held by one running one-GPU job; the workload's next job waits."""
     nodes = gpus // 4
-    inst = generate(gpus + 1, 1, nodes=nodes)
+    inst = generate(gpus + 1, 1, nodes=nodes, workload="v1")
     perf = Perf(inst)
     view = View(inst, perf)
     work = np.array([float(j.iterations) for j in inst.jobs])
@@ -60,7 +60,7 @@ def test_sjf_bsbf_decision_per_job(benchmark, gpus):
 def test_whole_workload_simulation(benchmark, policy, jobs, nodes):
     from packgap.analysis.sharing.simulate import policy as run_policy
 
-    instance = generate(jobs, 1, nodes=nodes)
+    instance = generate(jobs, 1, nodes=nodes, workload="v1")
 
     def simulate_and_score() -> float:
         return FAMILY.evaluate(instance, run_policy(policy, instance)).objective

@@ -57,7 +57,7 @@ KIT = FamilyKit(
     generators=(
         Generator(
             "sharing",
-            "SJF-BSBF workload: Poisson arrivals, Philly GPU mix, Pollux tasks (section VI-A)",
+            "SJF-BSBF workload: Philly GPU mix, Pollux tasks, calibrated to Table III (section VI-A)",
             "sharing",
             _generate,
             (
@@ -65,11 +65,16 @@ KIT = FamilyKit(
                 SEED,
                 Option("nodes", int, "Nodes (default 16).", minimum=1, maximum=MAX_SIZE),
                 Option("gpus_per_node", int, "GPUs per node (default 4).", minimum=1, maximum=64),
-                Option("hours", float, "Arrival window in hours (default 8).", minimum=0),
-                Option("duration_median_s", float, "Median solo run time (default 1800 s).", minimum=1),
+                Option("hours", float, "Arrival window in hours (default: table3 4, v1 8).", minimum=0),
+                Option("duration_median_s", float, "Median solo run time, v1 only (default 1800 s).", minimum=1),
                 Option("xi", float, "One global xi (Fig. 6b); 0 or absent: per task pair.", minimum=0),
                 Option("preemption_overhead_s", float, "Resume cost of preemptive policies (s).", minimum=0),
-                Option("workload", str, "simulation (VI-A) or physical (VI-B).", choices=("simulation", "physical")),
+                Option(
+                    "workload",
+                    str,
+                    "table3 (VI-A calibrated to Table III, default), v1 (VI-A before issue 30) or physical (VI-B).",
+                    choices=("table3", "v1", "physical"),
+                ),
             ),
             required=("jobs",),
             size_option="jobs",

@@ -153,7 +153,9 @@ def pollux(seed: int, files: str = POLLUX) -> SharingInstance:
 
 
 def measure(jobs: int, seed: int, generated: bool = False, slots: int | None = None, milp: bool = False) -> Gap:
-    return measure_instance(generate(jobs, seed) if generated else instance(jobs, seed), seed, slots, milp)
+    return measure_instance(
+        generate(jobs, seed, workload="v1") if generated else instance(jobs, seed), seed, slots, milp
+    )
 
 
 def measure_pollux(seed: int, slots: int | None = None, milp: bool = False) -> Gap:

@@ -83,6 +83,7 @@ METHODS: tuple[Method, ...] = (
             "accumulate": True,
             "sign_test": False,
             "share_flag": True,
+            "wait_batch": "candidate",
         },
     ),
     Method(

@@ -55,14 +55,25 @@ class Rule:
     test instead of the direct comparison of Theorem 1 (:func:`~packgap.heuristics.sharing.pair.decide_many`).
     ``share_flag`` False: SF is ignored, the new job shares wherever a sub-batch fits beside the
     partner (an experiment of the ``sjf-bsbf-fig6b`` reproduction: Theorem 1's declines).
+
+    ``wait_batch``: the sub-batch at which the sequential alternative of Theorem 1 (N waits for R,
+    then runs alone) is charged. ``"candidate"`` (the default) charges it at the candidate b of
+    Algorithm 2's loop, t_seq = P_R + solo(b) / 2: the algorithm as printed evaluates Theorem 1
+    once per b with the same P_N in both schedules (section V-B3, lines 4-7). ``"solo"`` charges
+    it at the job's solo sub-batch, t_seq = P_R + solo(b_solo) / 2, since a job that waits runs
+    alone at the largest sub-batch that fits an empty GPU (issue 30: this reading leans less
+    toward sharing; measured by ``sjf-bsbf-crossover``).
     """
 
     accumulate: bool = True
     sign_test: bool = False
     share_flag: bool = True
+    wait_batch: str = "candidate"
 
 
 TEXT = Rule()
+#: The readings of :attr:`Rule.wait_batch`.
+WAIT_BATCHES = ("candidate", "solo")
 
 
 @dataclass(frozen=True)
@@ -122,7 +133,8 @@ def pair_table(
     (1 - 1 / (2 xi_N)) xi_R >= 1. As the running job runs, P_R only shrinks: while N would
     end first (xi_N P_N <= xi_R P_R), t_seq falls as fast as P_R and t_con half as fast, so
     the margin only grows; once R would end first, t_con = P_N / 2 + (1 - 1 / (2 xi_N)) xi_R P_R
-    is, in floats too, at least t_seq = P_R + P_N / 2. Either way SF stays false, so a
+    is, in floats too, at least t_seq = P_R + P_N / 2 (with ``wait_batch`` "solo" too: a b that
+    fits beside a partner is at most the solo sub-batch, whose solo time is the least). Either way SF stays false, so a
     settled pair need not be evaluated again while R runs. Under the printed sign test SF
     depends on the two models alone, so a false SF stays false; without SF (``share_flag``
     False) only a pair where no b fits is settled (memory room does not change while R runs).
@@ -130,9 +142,17 @@ def pair_table(
     perf.fill_ladders(news)
     ladders = perf.ladders
     fit = ladders.memory[news] <= (room + 1e-9)[:, None]
-    if not rule.accumulate:
+    if not rule.accumulate or rule.wait_batch == "solo":
         solo_batches = np.array([perf.solo_batch(perf.instance.jobs[r]) for r in news.tolist()])
+        at_solo = ladders.batches[news] == solo_batches[:, None]
+    if not rule.accumulate:
         fit &= ladders.batches[news] >= solo_batches[:, None]
+    # The waiting alternative's solo time: at the candidate b, or at the solo sub-batch (its last
+    # column in the ladder: padded columns in front repeat B).
+    waited = None
+    if rule.wait_batch == "solo":
+        column = at_solo.shape[1] - 1 - at_solo[:, ::-1].argmax(axis=1)
+        waited = ladders.solo_time[news, column][:, None]
     # A pair's fitting sub-batches are a suffix of its ladder (memory grows with b; padded
     # steps fit nowhere): the steps before the first that fits beside any partner are left out.
     first = int(fit.any(axis=0).argmax())
@@ -143,7 +163,7 @@ def pair_table(
     # the factors of each model pair read from a table: the same float operations per value.
     left = remaining_solo[:, None]
     half = solo / 2
-    t_seq = left + half
+    t_seq = left + (half if waited is None else np.broadcast_to(waited / 2, half.shape))
     t_con = np.where(
         xi_new[:, None] * solo <= (xi_running * remaining_solo)[:, None],
         left / 2 + new_first[:, None] * solo,

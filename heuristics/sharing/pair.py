@@ -119,3 +119,15 @@ def printed_sign_test(xi_new: float | np.ndarray, xi_running: float | np.ndarray
     """The paper's eq. 25 test as printed (A = new job, B = running job): share iff > 0
     (elementwise on arrays)."""
     return 2 * xi_running + xi_new - 2 * xi_new * xi_running > 0
+
+
+def sign_test_disagreement(samples: int = 100_000, seed: int = 0, swapped: bool = False) -> float:
+    """The share of random pairs (P_R, P_N uniform in [1, 1000] s, xi uniform in [1, 3]) where
+    eq. 25's printed test disagrees with the direct comparison; ``swapped`` reads its A as the
+    running job and B as the new one instead."""
+    rng = np.random.default_rng(seed)
+    p_r, p_n = rng.uniform(1, 1000, samples), rng.uniform(1, 1000, samples)
+    x_r, x_n = rng.uniform(1, 3, samples), rng.uniform(1, 3, samples)
+    direct, _ = decide_many(p_r, p_n, x_r, x_n)
+    printed = printed_sign_test(x_r, x_n) if swapped else printed_sign_test(x_n, x_r)
+    return float(np.mean(printed != direct))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap.errors import UnknownNameError
-from packgap.heuristics.sharing.batch_scaling import TEXT, Rule, pair_table, sharing_table
+from packgap.heuristics.sharing.batch_scaling import TEXT, WAIT_BATCHES, Rule, pair_table, sharing_table
 from packgap.heuristics.sharing.exclusive import solo_length
 from packgap.heuristics.sharing.online import LoneHolders, OnlinePolicy, Priority, View, run_online
 from packgap.sharing import SharingInstance, SharingSolution
@@ -264,12 +264,16 @@ def sjf_bsbf(
     accumulate: bool = True,
     sign_test: bool = False,
     share_flag: bool = True,
+    wait_batch: str = "candidate",
 ) -> SharingSolution:
     """SJF-BSBF over the whole workload (online, non-preemptive); ``order`` one of :data:`ORDERS`,
-    ``accumulate``, ``sign_test`` and ``share_flag`` the readings of Algorithm 2 (:class:`Rule`)."""
+    ``accumulate``, ``sign_test``, ``share_flag`` and ``wait_batch`` the readings of Algorithm 2
+    (:class:`Rule`)."""
     if order not in ORDERS:
         raise UnknownNameError("Algorithm 1 queue order", order, list(ORDERS))
-    rule = Rule(accumulate, sign_test, share_flag)
+    if wait_batch not in WAIT_BATCHES:
+        raise UnknownNameError("Algorithm 2 wait_batch", wait_batch, list(WAIT_BATCHES))
+    rule = Rule(accumulate, sign_test, share_flag, wait_batch)
     return run_online(instance, in_order(free_gpus_first, rule), priority=ORDERS[order])
 
 

@@ -1,45 +1,56 @@
-"""Where SJF-BSBF beats SJF, and why not on the generated section VI-A workload (issue 18.1).
+"""Where SJF-BSBF beats SJF, and what decides it (issues 18.1 and 30).
 
 The paper's central claim (Tables III-IV): SJF-BSBF's average JCT is 19 % below SJF's at 240
-jobs (1.01 vs 1.25 h) and 38 % at 480. On the generated workload
-(:mod:`packgap.instances.sharing.generator`, per-task-pair xi in U(1.1, 2.0)) SJF wins instead.
-This reproduction sweeps the load (240 x 0.5-2 jobs in 8 hours, as Fig. 6a scales it) and one
-injected xi (1.0-2.5, as Fig. 6b injects it), and measures each candidate cause (:data:`CAUSES`)
-by changing one thing at a time: the workload (Lucid's or Gavel's measured xi, 24 GB GPUs, 2x
-arrival rate, arrivals in 24 bursts, the generator calibrated to Table III's FIFO and SJF rows),
-the readings of Algorithm 1 and 2 the text leaves open (free GPUs first, no gradient accumulation
-beyond the solo sub-batch, eq. 25's printed sign test, the queue ordered by GPU count as section
-V-B1 words it or by requested GPU-time instead of L_k) and SJF's backfilling.
+jobs (1.01 vs 1.25 h) and 38 % at 480. On the generator before issue 30
+(:mod:`packgap.instances.sharing.generator`, ``workload="v1"``: solo times independent of GPU
+count, 8-hour window, per-task-pair xi in U(1.1, 2.0)) SJF wins instead. This reproduction sweeps
+the load on v1 (240 x 0.5-2 jobs in 8 hours, as Fig. 6a scales it) and one injected xi (1.0-2.5,
+as Fig. 6b injects it), and measures each candidate cause (:data:`CAUSES`) by changing one thing
+at a time: the workload (Lucid's or Gavel's measured xi, 24 GB GPUs, 2x arrival rate, arrivals in
+24 bursts, issue 18.1's grid calibration to Table III's FIFO and SJF rows, the generator's
+default Table III workload alone and with one of its inputs changed back), the readings of
+Algorithm 1 and 2 the text leaves open (free GPUs first, no gradient accumulation beyond the solo
+sub-batch, eq. 25's printed sign test, the queue ordered by GPU count as section V-B1 words it or
+by requested GPU-time instead of L_k, the wait charged at the solo sub-batch) and SJF's
+backfilling.
 
-Computed by the full reproduction (seeds 1-3; ``tests/sharing/test_crossover.py`` checks these
-numbers), mean JCT of SJF vs SJF-BSBF in hours: baseline 1.212 vs 1.464; xi from lucid 1.212 vs
-1.209; xi from gavel 1.212 vs 1.449; 24 GB GPUs 1.212 vs 1.290; 2x arrival rate 1.435 vs 1.752;
-24 bursts 1.240 vs 1.489; Table III calibration 1.053 vs 1.297; free GPUs first 1.212 vs 1.421;
-no gradient accumulation 1.212 vs 1.312; eq. 25's printed sign test 1.212 vs 1.353; order by GPUs
-1.212 vs 1.441; order by GPU-time 1.212 vs 1.455; SJF without backfill 1.381 vs 1.464. Lucid's
-xi (mean 1.19) is the one change that tips the order, by 0.2 %: near-free sharing with measured
-rather than drawn xi, not a reading of the text, and far from the paper's 19 %. The calibrated
-generator (3-hour window, median 1,507 s, sigma 1.0, 8 bursts) meets FIFO's row (2.37 h, 1.67 h
-queuing; the paper 2.34 and 1.65) but not SJF's queuing (0.35 h against 0.56 h), and SJF still
-wins there. No reading of Algorithm 1's queue order or of Algorithm 2 restores the paper's
-ordering at the generator's xi and 1x load, so no default changed. The grid: SJF-BSBF wins at
-xi <= 1.1 from 0.75x on (xi = 1: 10 % below SJF at 1x, 36 % at 2x) and at 2x up to xi = 1.5; at
-the per-pair default it is 21 % above SJF at 1x and 3 % above at 2x.
+Computed by the full reproduction (seeds 1-3; ``tests/paper_figures/sjf_bsbf/test_crossover.py``
+checks these numbers), mean JCT of SJF vs SJF-BSBF in hours: baseline 1.212 vs 1.464; xi from
+lucid 1.212 vs 1.209; xi from gavel 1.212 vs 1.449; 24 GB GPUs 1.212 vs 1.290; 2x arrival rate
+1.435 vs 1.752; 24 bursts 1.240 vs 1.489; Table III calibration 1.053 vs 1.297; Table III workload
+1.102 vs 0.947; Table III workload, xi U(1.1, 2) 1.102 vs 1.148; Table III workload, 24 GB GPUs
+1.102 vs 0.801; Table III workload, wait at the solo sub-batch 1.102 vs 0.884; free GPUs first
+1.212 vs 1.421; no gradient accumulation 1.212 vs 1.312; eq. 25's printed sign test 1.212 vs
+1.353; order by GPUs 1.212 vs 1.441; order by GPU-time 1.212 vs 1.455; wait at the solo
+sub-batch 1.212 vs 1.382; SJF without backfill 1.381 vs 1.464.
 
-The measured cause (the ``wait`` rows): Theorem 1 judges a pair against "N waits for R to end",
-so it counts R's whole remaining solo time P_R as the wait that sharing saves. At SJF-BSBF's
-shared starts P_R averages 1.64 h, while the same jobs queue 0.32 h on average under SJF: other
-jobs free GPUs long before R does. Sharing then slows both jobs by xi (and the new job by its
-smaller sub-batch) for far more time than it saves, so only near-free sharing (xi <= 1.1) pays.
+The decomposition: the workload decides the most. Table III's run times and queuing alone (the
+Table III workload with v1's xi) take SJF-BSBF from 21 % above SJF to 4 % above; xi 1.1, the
+value that makes sharing inflate run time by Table III's 26 %, to 14 % below (the paper: 19 %);
+more memory (24 GB) to 27 % below; and charging the wait at the solo sub-batch
+(``wait_batch="solo"``) to 20 % below. On v1 no reading restores the paper's order (the solo
+wait: 14 % above) and Lucid's xi (mean 1.19) tips it by 0.2 % only. Issue 18.1's grid
+calibration (3-hour window, median 1,507 s, sigma 1.0, 8 bursts) met FIFO's row (2.37 h, 1.67 h
+queuing; the paper 2.34 and 1.65) but not SJF's queuing (0.35 h against 0.56 h), with solo times
+independent of GPU count. The grid on v1: SJF-BSBF wins at xi <= 1.1 from 0.75x on (xi = 1: 10 %
+below SJF at 1x, 36 % at 2x) and at 2x up to xi = 1.5; at the per-pair default it is 21 % above
+SJF at 1x and 3 % above at 2x.
+
+Theorem 1 is the paper's own (the ``wait`` rows, on v1): it judges a pair against "N waits for R
+to end", so it counts R's whole remaining solo time P_R as the wait that sharing saves. At
+SJF-BSBF's shared starts P_R averages 1.64 h, while the same jobs queue 0.32 h on average under
+SJF: other jobs free GPUs long before R does. Where xi is high, as v1 draws it, sharing then slows
+both jobs for more time than it saves.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from packgap.analysis.kit import PaperValue, Reproduction, Tick
 from packgap.analysis.plotting import BLUE, RED, legend, new_figure, save_figure
@@ -62,11 +73,16 @@ CAUSES = (
     "2x arrival rate",
     "24 bursts",
     "Table III calibration",
+    "Table III workload",
+    "Table III workload, xi U(1.1, 2)",
+    "Table III workload, 24 GB GPUs",
+    "Table III workload, wait at the solo sub-batch",
     "free GPUs first",
     "no gradient accumulation",
     "eq. 25's printed sign test",
     "order by GPUs",
     "order by GPU-time",
+    "wait at the solo sub-batch",
     "SJF without backfill",
 )
 #: SJF-BSBF's readings: keyword arguments of :func:`~packgap.heuristics.sharing.sjf_bsbf.sjf_bsbf`.
@@ -76,6 +92,14 @@ READINGS: dict[str, dict[str, Any]] = {
     "eq. 25's printed sign test": {"sign_test": True},
     "order by GPUs": {"order": "GPUs"},
     "order by GPU-time": {"order": "GPU-time"},
+    "wait at the solo sub-batch": {"wait_batch": "solo"},
+}
+#: The causes on the generator's default workload (calibrated to Table III): the workload alone
+#: with v1's xi, with its own xi (1.1), with 24 GB GPUs (memory), with the solo-wait reading.
+TABLE3_WORKLOAD = "Table III workload"
+TABLE3_CHANGES: dict[str, dict[str, Any]] = {
+    ", xi U(1.1, 2)": {"xi_high": 2.0},
+    ", 24 GB GPUs": {"gpu_memory_gb": 24.0},
 }
 #: Arrival bursts of the "24 bursts" cause: each job arrives at the start of its 20-minute window.
 BURSTS = 24
@@ -109,8 +133,10 @@ def bursty(instance: Any, bursts: int, hours: float) -> Any:
     """``instance`` with every arrival moved back to the start of its window of ``hours`` / ``bursts``."""
     import dataclasses
 
-    window = hours * HOUR / bursts
-    jobs = tuple(dataclasses.replace(j, arrival=window * math.floor(j.arrival / window)) for j in instance.jobs)
+    from packgap.instances.sharing.generator import in_bursts
+
+    moved = in_bursts(np.array([j.arrival for j in instance.jobs]), bursts, hours)
+    jobs = tuple(dataclasses.replace(j, arrival=float(a)) for j, a in zip(instance.jobs, moved, strict=True))
     return dataclasses.replace(instance, jobs=jobs)
 
 
@@ -123,14 +149,19 @@ def _instance(cause: str, seed: int) -> Any:
     from packgap.instances.sharing.traces import interference
 
     if cause == "24 GB GPUs":
-        return generate(240, seed, gpu_memory_gb=24.0)
+        return generate(240, seed, gpu_memory_gb=24.0, workload="v1")
     if cause == "2x arrival rate":
-        return generate(240, seed, hours=4.0)
+        return generate(240, seed, hours=4.0, workload="v1")
     if cause == "Table III calibration":
         hours, median = CALIBRATION_HOURS, CALIBRATION_MEDIAN_S
-        calibrated = generate(240, seed, hours=hours, duration_median_s=median, duration_sigma=CALIBRATION_SIGMA)
+        calibrated = generate(
+            240, seed, hours=hours, duration_median_s=median, duration_sigma=CALIBRATION_SIGMA, workload="v1"
+        )
         return bursty(calibrated, CALIBRATION_BURSTS, hours)
-    instance = generate(240, seed)
+    if cause.startswith(TABLE3_WORKLOAD):
+        change = cause.removeprefix(TABLE3_WORKLOAD)
+        return generate(240, seed, **TABLE3_CHANGES.get(change, {}))
+    instance = generate(240, seed, workload="v1")
     if cause == "24 bursts":
         return bursty(instance, BURSTS, 8.0)
     if cause.startswith("xi from "):
@@ -153,7 +184,7 @@ def _variant(cause: str, seed: int) -> tuple[Any, Callable[[Any], Any], Callable
         return None
     if cause == "SJF without backfill":
         return instance, lambda i: sjf(i, backfill=False), sjf_bsbf
-    reading = READINGS.get(cause, {})
+    reading = READINGS.get(cause.removeprefix(TABLE3_WORKLOAD + ", "), {})
     return instance, sjf, lambda i: sjf_bsbf(i, **reading)
 
 
@@ -210,7 +241,7 @@ def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     cells = [(load, xi, seed) for load in loads for xi in xis for seed in _seeds(quick)]
     for k, (load, xi, seed) in enumerate(cells):
         tick("load x xi", k, len(cells))
-        instance = generate(round(240 * load), seed, xi=xi)
+        instance = generate(round(240 * load), seed, xi=xi, workload="v1")
         rows.append({"kind": "grid", "load": load, "xi": xi, "seed": seed, **_pair(instance, sjf, sjf_bsbf)})
     for seed in _seeds(quick):
         for cause in CAUSES:
@@ -220,7 +251,7 @@ def compute(quick: bool, tick: Tick) -> list[dict[str, Any]]:
                 if cause == "Table III calibration":
                     row.update(_exclusive(variant[0]))
                 rows.append(row)
-        assumed, queued = shared_waits(generate(240, seed))
+        assumed, queued = shared_waits(generate(240, seed, workload="v1"))
         rows.append({"kind": "wait", "seed": seed, "assumed_s": assumed, "sjf_queue_s": queued})
     return rows
 

@@ -80,7 +80,7 @@ def _compute(instance: Callable[[int], Any], quick: bool, tick: Tick) -> list[di
 def _table3_instance(seed: int) -> Any:
     from packgap.instances.sharing.generator import generate
 
-    return generate(240, seed)
+    return generate(240, seed, workload="v1")
 
 
 def share_at_most(rows: Sequence[Mapping[str, Any]], policy: str, threshold: float) -> float:

@@ -29,7 +29,7 @@ def fig6a(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     rows = []
     for load in (0.5, 1.0, 1.5, 2.0):
         for seed in seed_range(quick):
-            instance = generate(round(240 * load), seed)
+            instance = generate(round(240 * load), seed, workload="v1")
             rows.append(simulate_row(instance, {"seed": seed, "load": load}, tick, lp_in(quick)))
     return rows
 

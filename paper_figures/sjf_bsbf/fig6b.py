@@ -18,7 +18,7 @@ def fig6b(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     rows = []
     for xi in (1.0, 1.25, 1.5, 1.75, 2.0):
         for seed in seed_range(quick):
-            inst = generate(240, seed, xi=xi)
+            inst = generate(240, seed, xi=xi, workload="v1")
             row = simulate_row(inst, {"seed": seed, "xi": xi}, tick, lp_in(quick))
             rows.append({**row, "run_time": run_time_parts(inst)})
     return rows

@@ -37,6 +37,8 @@ MISSING = "traces not available"
 #: The paper's reductions of the average JCT by SJF-BSBF (Tables III and IV): at the Pollux
 #: load with as many jobs as, or the most jobs short of, the table's workload.
 CLAIMS = {
+    (1.5, "sjf"): (1 - 1.01 / 1.25, "Table III (240 jobs)"),
+    (2.0, "sjf"): (1 - 1.57 / 2.55, "Table IV (480 jobs; Pollux's 2.0x has 320)"),
     (1.5, "tiresias"): (1 - 1.01 / 1.51, "Table III (240 jobs)"),
     (1.5, "sjf-ffs"): (1 - 1.01 / 1.23, "Table III (240 jobs)"),
     (2.0, "tiresias"): (1 - 1.57 / 5.09, "Table IV (480 jobs; Pollux's 2.0x has 320)"),

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from packgap.errors import PackgapError
+from packgap.heuristics.sharing.pair import sign_test_disagreement
+from packgap.instances.sharing.generator import SMALL_GPUS, TABLE3
 from tests.readme.quotes import Quote, check, on, ours, params, quotes, reproduction_rows, trace_path
 
 if TYPE_CHECKING:
@@ -50,6 +52,16 @@ def reduction(load: float, other: str) -> float:
 
 
 POLLUX = "There SJF-BSBF's mean JCT is"
+CLAIM = "SJF-BSBF's JCT reduction vs SJF"
+AGREE = "share of the paper's orderings that agree"
+REDUCTION = "SJF-BSBF's JCT reduction vs SJF, "
+
+
+def table_pollux(name: str, quantity: str) -> float:
+    """A Pollux-file number of the Table III or IV reproduction (skips without the traces)."""
+    trace_path("pollux")
+    trace_path("gavel/simulation_throughputs.json")
+    return ours(name, f"{quantity} (Pollux)")
 
 
 def cheap_bounds() -> list[float]:
@@ -154,7 +166,9 @@ def floors(kind: str) -> tuple[float, ...]:
             pytest.skip(str(exc))
     else:
         cases = (
-            [generate(240, seed) for seed in range(1, 6)] if kind == "240" else [instance(int(kind), s) for s in SEEDS]
+            [generate(240, seed, workload="v1") for seed in range(1, 6)]
+            if kind == "240"
+            else [instance(int(kind), s) for s in SEEDS]
         )
     out = []
     for inst in cases:
@@ -353,7 +367,65 @@ QUOTES: list[Quote] = [
         marks=("slow", "traces"),
     ),
     *quotes(FREE, [lambda: cell(1.0, "1"), lambda: 1.0, lambda: cell(2.0, "1"), lambda: 2.0], marks=("slow",)),
-    *quotes("at the generator's per-pair xi it is", [lambda: -cell(1.0, "U(1.1,2)")], marks=("slow",)),
+    *quotes("at v1's per-pair xi it is", [lambda: -cell(1.0, "U(1.1,2)")], marks=("slow",)),
+    *quotes(
+        "each GPU class's mean solo time Table III's run time,",
+        [
+            lambda: TABLE3.small_mean_s / 3600,
+            lambda: SMALL_GPUS,
+            lambda: TABLE3.large_mean_s / 3600,
+            lambda: TABLE3.bursts,
+            lambda: TABLE3.hours,
+            lambda: TABLE3.xi_high,
+        ],
+    ),
+    *quotes(
+        "On the generated workload SJF-BSBF's mean JCT lies",
+        [
+            lambda: 100 * ours("sjf-bsbf-table3", CLAIM),
+            lambda: 240,
+            lambda: 100 * ours("sjf-bsbf-table4", CLAIM),
+            lambda: 480,
+            lambda: 100 * (1 - 1.01 / 1.25),
+            lambda: 100 * (1 - 1.57 / 2.55),
+        ],
+        marks=("slow",),
+    ),
+    *quotes(
+        "on Pollux's files it lies",
+        [lambda: 100 * table_pollux("sjf-bsbf-table3", CLAIM), lambda: 100 * table_pollux("sjf-bsbf-table4", CLAIM)],
+        marks=("slow", "traces"),
+    ),
+    *quotes(
+        "Of Table III's orderings against SJF-BSBF,", [lambda: 100 * ours("sjf-bsbf-table3", AGREE)], marks=("slow",)
+    ),
+    *quotes("generated workload and", [lambda: 100 * table_pollux("sjf-bsbf-table3", AGREE)], marks=("slow", "traces")),
+    *quotes("the workload (v1", [lambda: -100 * crossover(REDUCTION + "baseline")], marks=("slow",)),
+    *quotes(
+        "with v1's xi U(1.1, 2):",
+        [lambda: -100 * crossover(REDUCTION + "Table III workload, xi U(1.1, 2)")],
+        marks=("slow",),
+    ),
+    *quotes(
+        "xi (that workload with xi",
+        [
+            lambda: TABLE3.xi_high,
+            lambda: 100 * (0.87 / 0.69 - 1),
+            lambda: 100 * crossover(REDUCTION + "Table III workload"),
+        ],
+        marks=("slow",),
+    ),
+    *quotes(
+        "memory (",
+        [lambda: 24, lambda: 100 * crossover(REDUCTION + "Table III workload, 24 GB GPUs")],
+        marks=("slow",),
+    ),
+    *quotes(
+        '`wait_batch="solo"`:',
+        [lambda: 100 * crossover(REDUCTION + "Table III workload, wait at the solo sub-batch")],
+        marks=("slow",),
+    ),
+    *quotes("below; on v1", [lambda: -100 * crossover(REDUCTION + "wait at the solo sub-batch")], marks=("slow",)),
     *quotes("SJF's at 1x (the paper:", [lambda: 100 * (1 - 1.01 / 1.25)]),
     *quotes(
         CERTIFIED,
@@ -379,6 +451,10 @@ QUOTES: list[Quote] = [
         marks=("slow", "traces"),
     ),
     Quote("On 240-job / 64-GPU generated workloads it stays near the cheap bound's", 1, generated, marks=("slow",)),
+    *quotes(
+        "the printed sign test disagrees with it on",
+        [lambda: 100 * sign_test_disagreement(), lambda: 100 * sign_test_disagreement(swapped=True)],
+    ),
     *quotes(
         "On Pollux's 1x workload 1 (160 jobs) the LP raises the bound on the average JCT from",
         [lambda: pollux_lp()[0], lambda: pollux_lp()[1]],

@@ -44,7 +44,7 @@ def test_branch_and_bound_is_optimal_below_every_heuristic(seed: int) -> None:
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.0, 1.0, 2.0]))
 def test_cheap_bound_is_below_every_policy_preemptive_or_not(seed: int, xi: float) -> None:
-    inst = generate(30, seed, nodes=2, hours=1.0, xi=xi)
+    inst = generate(30, seed, nodes=2, hours=1.0, xi=xi, workload="v1")
     bound = average_jct_lower_bound(inst)
     for policy in (*NON_PREEMPTIVE, tiresias):
         assert bound <= FAMILY.evaluate(inst, policy(inst)).objective * (1 + 1e-9), policy.__name__

@@ -32,7 +32,7 @@ POLICIES: dict[str, Callable[[SharingInstance], SharingSolution]] = {
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.0, 1.0, 1.3, 2.0]))
 def test_every_policy_gives_a_valid_schedule(seed: int, xi: float) -> None:
-    inst = generate(40, seed, nodes=4, hours=2.0, xi=xi, preemption_overhead_s=30.0)
+    inst = generate(40, seed, nodes=4, hours=2.0, xi=xi, preemption_overhead_s=30.0, workload="v1")
     for name, policy in POLICIES.items():
         sol = policy(inst)
         FAMILY.validate(inst, sol)

@@ -70,7 +70,7 @@ def test_lp_bound_holds_on_hand_made_pairs_of_models(
 @settings(max_examples=5, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.0, 1.0, 2.0]))
 def test_lp_bound_is_below_every_policy_on_a_cluster(seed: int, xi: float) -> None:
-    inst = generate(30, seed, nodes=2, hours=1.0, xi=xi)
+    inst = generate(30, seed, nodes=2, hours=1.0, xi=xi, workload="v1")
     bound = _lp_average(inst)
     for policy in POLICIES:
         assert bound <= FAMILY.evaluate(inst, policy(inst)).objective * (1 + 1e-9), policy.__name__
@@ -120,7 +120,7 @@ def test_lp_bound_beats_the_cheap_bound_where_gangs_conflict() -> None:
 def test_an_iteration_limit_stops_the_lp_at_the_same_point_every_run() -> None:
     """Reproductions bound the LP by HiGHS iterations, not seconds: the same bound twice, below
     the LP solved to the end (any prices certify), with the limit named in its status."""
-    inst = generate(40, 2)
+    inst = generate(40, 2, workload="v1")
     cut = [lp_bound.solve(inst, None, None, iteration_limit=30) for _ in range(2)]
     whole = lp_bound.solve(inst, None, None)
     assert cut[0] == cut[1] and cut[0].status == "Iteration limit reached"

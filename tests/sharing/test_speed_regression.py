@@ -119,14 +119,14 @@ def fingerprint(instance: SharingInstance, solution: SharingSolution) -> tuple[s
 
 @pytest.mark.parametrize(("jobs", "seed"), [(120, 1), (120, 2), (120, 3), (480, 1), (480, 2), (480, 3)])
 def test_generated_workloads_keep_their_schedules(jobs: int, seed: int) -> None:
-    instance = generate(jobs, seed)
+    instance = generate(jobs, seed, workload="v1")
     for name in POLICY_NAMES:
         assert fingerprint(instance, run_policy(name, instance)) == WORKLOADS[jobs, seed, name], name
 
 
 @pytest.mark.parametrize("label", sorted(CROWDED))
 def test_crowded_clusters_keep_their_schedules(label: str) -> None:
-    instance = generate(60, 1, **CROWDED[label])
+    instance = generate(60, 1, **CROWDED[label], workload="v1")
     runs = {name: run_policy(name, instance) for name in POLICY_NAMES}
     runs["bsbf-ffg"] = sjf_bsbf(instance, free_gpus_first=True)
     runs["in-order"] = bsbf_in_order(instance, {j.id: -j.arrival for j in instance.jobs})
@@ -136,6 +136,6 @@ def test_crowded_clusters_keep_their_schedules(label: str) -> None:
 
 @pytest.mark.parametrize("label", ["480", *sorted(CROWDED)])
 def test_sjf_bsbf_readings_keep_their_schedules(label: str) -> None:
-    instance = generate(480, 1) if label == "480" else generate(60, 1, **CROWDED[label])
+    instance = generate(480, 1, workload="v1") if label == "480" else generate(60, 1, **CROWDED[label], workload="v1")
     for name, options in READINGS.items():
         assert fingerprint(instance, sjf_bsbf(instance, **options)) == READING_HASHES[label, name], name

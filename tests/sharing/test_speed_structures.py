@@ -56,7 +56,7 @@ def test_theorem_1_as_arrays_is_the_scalar_form(pairs: list[tuple[float, float, 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([0.0, 1.0, 1.5]), st.floats(4.0, 16.0))
 def test_algorithm_2_table_is_the_printed_loop(seed: int, xi: float, memory: float) -> None:
-    inst = generate(40, seed % 50, nodes=2, xi=xi, gpu_memory_gb=memory)
+    inst = generate(40, seed % 50, nodes=2, xi=xi, gpu_memory_gb=memory, workload="v1")
     perf = Perf(inst)
     rng = random.Random(seed)
     ids = [j.id for j in inst.jobs]
@@ -80,7 +80,7 @@ def test_algorithm_2_table_is_the_printed_loop(seed: int, xi: float, memory: flo
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([1.0, 1.3, 2.0, 4.0]), st.floats(4.0, 16.0))
 def test_settled_pairs_stay_unshared_while_the_holder_runs(seed: int, xi: float, memory: float) -> None:
-    inst = generate(60, seed % 50, nodes=2, xi=xi, gpu_memory_gb=memory)
+    inst = generate(60, seed % 50, nodes=2, xi=xi, gpu_memory_gb=memory, workload="v1")
     perf = Perf(inst)
     rng = np.random.default_rng(seed)
     pairs = 400
@@ -121,7 +121,7 @@ RULES = [TEXT, Rule(accumulate=False), Rule(sign_test=True), Rule(share_flag=Fal
 @given(st.integers(0, 10**6), st.sampled_from([1.0, 1.2, 2.0]), st.booleans(), st.sampled_from(RULES))
 def test_in_order_walk_is_the_printed_loop(seed: int, xi: float, free_gpus_first: bool, rule: Rule) -> None:
     """Settled pairs skipped (:class:`Settled`) change no schedule, under every reading."""
-    inst = generate(90, seed % 50, nodes=3, hours=1.5, xi=xi)
+    inst = generate(90, seed % 50, nodes=3, hours=1.5, xi=xi, workload="v1")
     walk = run_online(inst, in_order(free_gpus_first, rule), priority=solo_length)
     assert walk == run_online(inst, printed_loop(free_gpus_first, rule), priority=solo_length)
     # The printed sign test (eq. 25) never shares at xi = 2: 2 xi_B + xi_A - 2 xi_A xi_B < 0.
@@ -137,7 +137,7 @@ def rate(perf: Perf, placed: dict[str, tuple[tuple[int, ...], int]], job: str) -
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6))
 def test_co_location_rates_follow_every_start_and_stop(seed: int) -> None:
-    inst = generate(30, seed % 20, nodes=1, gpus_per_node=6)
+    inst = generate(30, seed % 20, nodes=1, gpus_per_node=6, workload="v1")
     perf = Perf(inst)
     rng = random.Random(seed)
     tracker = CoLocation(perf)
@@ -166,7 +166,7 @@ def test_co_location_rates_follow_every_start_and_stop(seed: int) -> None:
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6))
 def test_view_keeps_free_and_lone_gpus_as_a_scan_finds_them(seed: int) -> None:
-    inst = generate(40, seed % 20, nodes=3)
+    inst = generate(40, seed % 20, nodes=3, workload="v1")
     view = View(inst, Perf(inst), priority=lambda v, j: -j.iterations)
     rng = random.Random(seed)
     row = {j.id: r for r, j in enumerate(inst.jobs)}
@@ -220,7 +220,7 @@ def test_greedy_pick_is_the_walk_in_order(sizes: list[int], budget: int) -> None
 @given(st.integers(0, 50), st.floats(0.0, 90.0))
 def test_least_memory_fits_exactly_where_some_ladder_sub_batch_does(seed: int, free_gb: float) -> None:
     """SJF-FFS's first-fit test (:meth:`Perf.least_memory`) against the ladder walk it replaced."""
-    inst = generate(20, seed, nodes=2)
+    inst = generate(20, seed, nodes=2, workload="v1")
     perf = Perf(inst)
     for job in inst.jobs:
         for room in (free_gb, perf.least_memory(job), perf.least_memory(job) - 1e-9, perf.least_memory(job) - 2e-9):

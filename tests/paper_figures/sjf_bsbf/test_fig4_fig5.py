@@ -13,11 +13,11 @@ from packgap.sharing import FAMILY
 
 @pytest.fixture(scope="module")
 def rows() -> list[dict]:
-    return [r for seed in (1, 2) for r in job_rows(generate(16, seed, nodes=2, hours=0.5), seed)]
+    return [r for seed in (1, 2) for r in job_rows(generate(16, seed, nodes=2, hours=0.5, workload="v1"), seed)]
 
 
 def test_per_job_times_average_to_the_evaluator_and_stay_above_each_job_alone(rows: list[dict]) -> None:
-    instance = generate(16, 1, nodes=2, hours=0.5)
+    instance = generate(16, 1, nodes=2, hours=0.5, workload="v1")
     alone = next(r["jct_s"] for r in rows if r["seed"] == 1 and r["policy"] == ALONE)
     assert len(alone) == 16 and sum(next(r["jobs"] for r in rows if r["policy"] == ALONE).values()) == 16
     for policy in POLICY_NAMES:

@@ -9,7 +9,7 @@ from packgap.paper_figures.sjf_bsbf.fig6b import _fig6b_cause, run_time_parts
 
 
 def test_parts_add_up_to_the_average_jct_and_the_cause_quotes_them() -> None:
-    parts = run_time_parts(generate(40, 1, nodes=2, hours=1.0, xi=1.0))
+    parts = run_time_parts(generate(40, 1, nodes=2, hours=1.0, xi=1.0, workload="v1"))
     assert set(parts) == {"sjf-ffs", "sjf-bsbf", "sjf-bsbf without SF"}
     for p in parts.values():
         total = p["queuing_s"] + p["solo_s"] + p["accumulation_s"] + p["slowdown_s"]
