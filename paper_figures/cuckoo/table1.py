@@ -51,7 +51,7 @@ PIPELINES = {"Non-packing": "none+fifo", "Muri": "blossom+fifo"}
 RELEASED: dict[str, dict[str, Any]] = {"Non-packing (released)": {"packing_num": 1}, "Muri (released)": {}}
 #: Which Muri each row is (the readings of the module docstring).
 READINGS = {
-    "Muri": "Muri as CUCKOO reads it (blossom+fifo: Muri-P estimate, whole-job efficiency, pairs; 60 s rounds, AM truth)",
+    "Muri": "Muri as CUCKOO reads it (blossom+fifo: Muri-P estimate, whole-job efficiency, pairs, 60 s rounds)",
     "Muri (released)": (
         "Muri as released (muri-s: multi_resource=4, groups up to packing_num=4 re-formed at every event, "
         "SRSF, preemptive, restart overhead, Muri's own time model)"
