@@ -65,14 +65,14 @@ def table1_size(quick: bool) -> dict[str, Any]:
     return {"trace": MURI_TRACE, "jobs": JOBS, "seeds": len(SEEDS), "GPUs": "64 V100"}
 
 
-def released_rows(path: Path) -> list[dict[str, Any]]:
-    """Each :data:`RELEASED` strategy, run once by Muri's own simulator and scored on every
-    seed's deadlines (``--interleaving muri`` instances)."""
+def released_rows(path: Path, jobs: int = JOBS) -> list[dict[str, Any]]:
+    """Each :data:`RELEASED` strategy on the first ``jobs`` jobs, run once by Muri's own
+    simulator and scored on every seed's deadlines (``--interleaving muri`` instances)."""
     from packgap.analysis.packing.online import MURI_POLICIES, muri_metrics
     from packgap.heuristics.packing.muri_online import simulate_muri
     from packgap.instances.packing import muri
 
-    instances = [muri.build(path, seed, max_jobs=JOBS, interleaving="muri") for seed in SEEDS]
+    instances = [muri.build(path, seed, max_jobs=jobs, interleaving="muri") for seed in SEEDS]
     base = MURI_POLICIES["muri-s"]
     rows = []
     for strategy, flags in RELEASED.items():
@@ -100,21 +100,24 @@ def trace_path() -> Path | None:
 
 
 def table1(quick: bool, tick: Tick) -> list[dict[str, Any]]:
-    """Both strategies online on each seed's instance; one row saying so without the trace."""
+    """:func:`table1_rows` on all :data:`JOBS`; one row saying so without the trace."""
+    path = trace_path()
+    return [{"traces": False}] if path is None else table1_rows(path, JOBS, tick)
+
+
+def table1_rows(path: Path, jobs: int, tick: Tick) -> list[dict[str, Any]]:
+    """Every strategy on the first ``jobs`` jobs of the trace, each seed's instance."""
     from packgap.instances.packing import muri
 
-    path = trace_path()
-    if path is None:
-        return [{"traces": False}]
     rows = []
     tick("cuckoo-table1", 0, len(SEEDS))
     for seed in SEEDS:
-        instance = muri.build(path, seed, max_jobs=JOBS)
+        instance = muri.build(path, seed, max_jobs=jobs)
         for strategy, pipeline in PIPELINES.items():
             metrics = online_metrics_row(instance, online_run(instance, pipeline, {}))
             rows.append({"traces": True, "seed": seed, "jobs": len(instance.jobs), "strategy": strategy, **metrics})
         tick(f"Muri trace, seed {seed}", 1, None)
-    return rows + released_rows(path)
+    return rows + released_rows(path, jobs)
 
 
 def _mean(rows: Sequence[Mapping[str, Any]], strategy: str, metric: str) -> float:
