@@ -52,6 +52,7 @@ COLORS = {
     **dict.fromkeys(("fifo", "random-non-sticky", "unequal"), SKY),
     **dict.fromkeys(("edf", "sjf", "random-sticky", "early exit"), GREEN),
     **dict.fromkeys(("none", "baseline", "full search"), GREY),
+    **dict.fromkeys(("muri (released)", "muri-s", "muri-l"), YELLOW),
     **dict.fromkeys(("exact", "optimum", "exact grid optimum", "bound"), BLACK),
 }
 #: Narrowest gap band a title may promise, as a share of its y axis' span: thinner ones do not show.

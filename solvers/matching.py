@@ -13,6 +13,7 @@ import importlib.metadata
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from packgap.errors import SolverUnavailableError, UnknownNameError
@@ -57,6 +58,13 @@ def max_weight_matching(
     return Matching(pairs, sum(weights[p] for p in pairs), time.perf_counter() - start, solver, version)
 
 
+@cache
+def _version(distribution: str) -> str:
+    """An installed distribution's version, read once (the metadata lookup parses its files:
+    measured, half of Muri-S's 800-event run on 400 jobs)."""
+    return importlib.metadata.version(distribution)
+
+
 def _rustworkx(n: int, edges: Sequence[tuple[int, int, float]], max_cardinality: bool):  # type: ignore[no-untyped-def]
     try:
         import rustworkx as rx
@@ -68,7 +76,7 @@ def _rustworkx(n: int, edges: Sequence[tuple[int, int, float]], max_cardinality:
     matched = rx.max_weight_matching(
         graph, max_cardinality=max_cardinality, weight_fn=lambda w: w, verify_optimum=False
     )
-    return matched, "rustworkx", importlib.metadata.version("rustworkx")
+    return matched, "rustworkx", _version("rustworkx")
 
 
 def _networkx(n: int, edges: Sequence[tuple[int, int, float]], max_cardinality: bool):  # type: ignore[no-untyped-def]

@@ -27,7 +27,18 @@ from packgap.analysis.plotting import (
 
 Rows = Sequence[Mapping[str, Any]]
 #: Systems in the order the figures show them.
-ONLINE_ORDER = ("CUCKOO", "Muri-P", "Blossom", "None", "FIFO", "EDF", "CUCKOO-Homo", "Muri-Hetero", "Muri")
+ONLINE_ORDER = (
+    "CUCKOO",
+    "Muri-P",
+    "Blossom",
+    "None",
+    "FIFO",
+    "EDF",
+    "CUCKOO-Homo",
+    "Muri-Hetero",
+    "Muri",
+    "Muri (released)",
+)
 DIRECTION_COLORS = {"helps": GREEN, "tie": "#DDDDDD", "hurts": RED}
 #: Readable names of the factors varied by the direction study (``direction.py`` keys).
 FACTOR_NAMES = {
@@ -215,7 +226,7 @@ def _draw_muri(rows: Rows, out_dir: Path) -> list[Path]:
     labels = [f"{r['scenario']}: {r['method']}" for r in muri]
     ys = range(len(muri))
     ax.barh(ys, [r["late_jobs"] for r in muri], color=RED, alpha=0.4, label="late jobs")
-    ax.barh(ys, [r["doomed"] for r in muri], color=RED, label="doomed at arrival (no preemption)")
+    ax.barh(ys, [r.get("doomed", 0.0) for r in muri], color=RED, label="doomed at arrival (no preemption)")
     ax.set_yticks(list(ys), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set(xlabel="jobs (-)", ylabel="scenario: method", title="Muri trace, 40 jobs on V100:32, seed 1")

@@ -23,7 +23,7 @@ Rows = Sequence[Mapping[str, Any]]
 
 
 def draw_fig9(rows: Rows, out_dir: Path) -> list[Path]:
-    """Queue length and overtime jobs over time of the first seed's CUCKOO and Muri runs, with
+    """Queue length and overtime jobs over time of the first seed's CUCKOO and Muri runs (both readings), with
     the paper's windows of high submission shaded."""
     from packgap.paper_figures.cuckoo.fig9_fig12 import FIG9_SYSTEMS, WINDOWS
 

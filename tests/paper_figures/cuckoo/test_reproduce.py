@@ -80,6 +80,11 @@ def test_online_tables_on_a_small_workload(tmp_path: Path) -> None:
     # EDF's measured cause quotes CUCKOO with MCHP running each GPU shortest first, from the runs.
     shortest = online_summary(rows, SHORTEST_FIRST)["norm_jct"]
     assert f"takes CUCKOO's mean JCT to x{shortest:.2f}" in planner_cause(rows)
+    # Muri as released beside CUCKOO's reading, each saying which Muri it is.
+    released = next(v for v in values if v.quantity == "Muri (released) Norm. JCT")
+    assert released.paper == rep.PAPER_ONLINE["Table 9"]["Muri"][0] and released.note.startswith("Muri as released")
+    assert released.cause.startswith("measured: Muri (released) starts") and "jobs per group" in released.cause
+    assert next(v for v in values if v.quantity == "Muri Norm. JCT").note.startswith("Muri as CUCKOO reads it")
     _drawn("cuckoo-online", rows, tmp_path)
 
 
@@ -196,7 +201,7 @@ def test_muri_misses_are_lost_at_arrival() -> None:
     rows = muri.muri_misses(True, no_tick)
     by = {(r["scenario"], r["method"]): r for r in rows}
     offline = [r for r in rows if r["scenario"] == "offline, 1,000 s batches"]
-    assert len(offline) == 9 and {r["late_jobs"] for r in offline} == {24}
+    assert len(offline) == 12 and {r["late_jobs"] for r in offline} == {24}
     dab = by["offline, 1,000 s batches", "dab+mchp"]
     assert dab["doomed"] >= dab["late_jobs"] / 2
     exact = by["exact plan of the DAB groups", "dab+exact-plan"]
@@ -205,3 +210,7 @@ def test_muri_misses_are_lost_at_arrival() -> None:
     assert by["offline, without the 32-GPU jobs", "dab+mchp"]["late_jobs"] > 15
     cause = dirn.compare_direction(rows)[-1]
     assert cause.ours == dab["doomed"] and cause.note.startswith("cause:")
+    # Muri's own simulator preempts: it meets the deadlines the non-preemptive pipelines lose.
+    preemptive = by[muri.MURI_S, "muri-s"]
+    assert preemptive["late_jobs"] <= 2 < by["online, 60 s rounds", "muri+mchp"]["late_jobs"]
+    assert preemptive["preemptions"] > 0 and f"misses {preemptive['late_jobs']:g}" in cause.note
