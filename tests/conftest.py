@@ -1,14 +1,17 @@
-"""Shared fixtures: the paper's Table 5 instance and a small generated one."""
+"""Shared fixtures (the paper's Table 5 instance), the skip of ``traces`` tests without trace
+data, and the skips counted by reason in the summary."""
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 from hypothesis import settings
 
 from packgap.gpus import GpuType
 from packgap.planning import Group, PlanningInstance
+from tests.traces import NO_TRACES, root
 
 # Property tests draw the same examples on every run, so that CI on a clean clone is
 # repeatable: a fresh random draw once failed CI on an instance no earlier run had met
@@ -26,3 +29,25 @@ def table5() -> PlanningInstance:
         gpu_types=(GpuType("A", 1), GpuType("B", 1)),
         groups=(Group("1", (2.0, 3.0), 5.0, ("1",)), Group("2", (3.0, 4.0), 5.0, ("2",))),
     )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``traces`` skips, naming why, when there is no trace data (a clone of the
+    repository has none: ``tests/traces.py``)."""
+    if item.get_closest_marker("traces") is not None and root() is None:
+        pytest.skip(NO_TRACES)
+
+
+def _reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return text.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The skipped tests counted by reason, most frequent first."""
+    reasons = Counter(_reason(r) for r in terminalreporter.stats.get("skipped", []))
+    if reasons:
+        terminalreporter.write_sep("-", f"{sum(reasons.values())} skipped, by reason")
+        for reason, count in reasons.most_common():
+            terminalreporter.write_line(f"{count:5d}  {reason}")

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.analysis.placement.methods import BY_NAME
-from packgap.deadline import interrupt_after
 from packgap.errors import PackgapError, TimeLimitReached, UnknownNameError
 from packgap.heuristics.placement import POLICIES, pal, pm_first
 from packgap.heuristics.placement.blocks import resort_blocks
@@ -42,7 +41,7 @@ def _cells_then(
         placed: list[tuple[float, PlacementSolution]] = []
         rc = None
         try:
-            with interrupt_after(ctx.time_left(), "placing by PAL and PM-First"):
+            with ctx.limited("placing by PAL and PM-First"):
                 for place in (pal, pm_first):
                     solution = place(instance, 0)
                     placed.append((FAMILY.evaluate(instance, solution).objective, solution))

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from packgap.analysis.sharing.runs import best_heuristic
-from packgap.deadline import interrupt_after
+from packgap.deadline import within
 from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp
 from packgap.models.sharing.bound import completion_lower_bound
@@ -71,7 +71,7 @@ def solve(
     # The LP is built within the time limit too (whole traces take minutes): past it, the cheap bound.
     start = time.perf_counter()
     try:
-        with interrupt_after(time_limit, "building the rate LP"):
+        with within(time_limit, "building the rate LP"):
             incumbent = best_heuristic(instance)
             evaluation = FAMILY.evaluate(instance, incumbent)
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from packgap.deadline import checked
 from packgap.placement import PlacementInstance
 from packgap.placement.simulator import Cluster
 
@@ -189,8 +190,9 @@ def bin_class(job_class: str, scores: npt.ArrayLike, *, k_range: range = K_RANGE
 
 
 def bin_scores(instance: PlacementInstance | Cluster, *, two_sided: bool = True) -> dict[str, ClassBins]:
-    """The binning of every class of a round's (or a simulated) cluster, over all its GPUs."""
-    return {c: _cached_bins(c, tuple(instance.pm_scores[c]), two_sided) for c in instance.classes}
+    """The binning of every class of a round's (or a simulated) cluster, over all its GPUs (the
+    deadline in force checked per class)."""
+    return {c: _cached_bins(c, tuple(instance.pm_scores[c]), two_sided) for c in checked(instance.classes, 1)}
 
 
 @functools.lru_cache(maxsize=16)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from packgap.deadline import checked
 from packgap.placement import Job, PlacementInstance
 
 
@@ -78,9 +79,10 @@ def _with_cells(rc: RoundCells, cells: tuple[tuple[Cell, ...], ...]) -> RoundCel
 def _all_cells(instance: PlacementInstance) -> RoundCells:
     free = tuple(instance.free_gpus())
     node = {g: instance.node_of(g) for g in free}
-    columns = {c: _class_columns(instance.pm_scores[c], free, node) for c in {job.job_class for job in instance.jobs}}
+    classes = {job.job_class for job in instance.jobs}
+    columns = {c: _class_columns(instance.pm_scores[c], free, node) for c in checked(classes, 1)}
     per_job = []
-    for job in instance.jobs:
+    for job in checked(instance.jobs):
         weight, penalty = instance.weight(job), instance.penalty(job)
         cells = []
         for value, eligible, most_on_a_node in columns[job.job_class]:

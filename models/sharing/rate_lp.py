@@ -60,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from packgap.deadline import check
 from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
 from packgap.sharing.perf import iteration_time, memory_gb
@@ -246,7 +247,8 @@ def build(
 ) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
-    every better schedule feasible); ``completion_slots``: the MILP with y_jt."""
+    every better schedule feasible); ``completion_slots``: the MILP with y_jt. The deadline in
+    force is checked per job (:mod:`packgap.deadline`)."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -255,12 +257,14 @@ def build(
     price = _pricing(instance, solo)
     partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
     roles = _conflict_roles(instance)
+    check()
     narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
     slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
     finishes: list[list[tuple[int, float]]] = []
     binaries: list[int] = []
     for j, job in enumerate(jobs):
+        check()
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
         done: list[tuple[int, float, int]] = []
@@ -323,6 +327,7 @@ def build(
         )
         for j, job in enumerate(jobs)
     ]
+    check()
     matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
     return RateLp(
         np.array(col.cost),

@@ -18,7 +18,7 @@ from packgap.packing.interleave import StageProfile
 from packgap.result import Status
 from packgap.solvers.highspy_lp import Columns
 from packgap.solvers.outcome import SolveOptions
-from tests.deadlines import sleeps
+from tests.deadlines import works_a_minute
 from tests.packing.strategies import instances
 from tests.packing.test_exact_brute import brute_force
 
@@ -149,7 +149,7 @@ def test_building_the_first_columns_stops_at_the_deadline(monkeypatch: pytest.Mo
     from packgap.instances.packing.generator import generate
 
     instance = generate(12, seed=3)
-    monkeypatch.setattr(ti_grid, "all_columns", sleeps)
+    monkeypatch.setattr(ti_grid, "all_columns", works_a_minute)
     method = registry.method("packing", "exact-ti")
     result = solve(FAMILY, instance, method, options=SolveOptions(time_limit=0.5))
     assert result.status == Status.TIMEOUT and result.wall_s < 60

@@ -45,7 +45,7 @@ from packgap.analysis.packing.ti.lp import LevelState, column_generation, intege
 from packgap.analysis.packing.ti.rounding import round_answer
 from packgap.analysis.packing.ti.search import Search
 from packgap.analysis.packing.ti.settings import TiSettings
-from packgap.deadline import interrupt_after
+from packgap.deadline import within
 from packgap.models.packing import cpsat, ti_duals, ti_grid
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
@@ -146,8 +146,8 @@ def solve_ti(
     called once the first level's model data exist)."""
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     # The candidate groups and the first universe are Python with no clock of their own
-    # (500 jobs: 15.4 s under a 5 s limit before this guard).
-    with interrupt_after(options.time_limit, "building the time-indexed columns"):
+    # (500 jobs: 15.4 s under a 5 s limit before this guard); they check the deadline.
+    with within(options.time_limit, "building the time-indexed columns"):
         search = Search(instance, hints, deadline)
         horizon = max(o.completion for o in outcomes(instance, search.best[1]))
         on_grid = cpsat.resolution(instance, search.cands, horizon)[1]
