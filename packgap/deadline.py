@@ -76,6 +76,16 @@ def checked(items: Iterable[T], every: int = EVERY) -> Iterator[T]:
         yield item
 
 
+def fits(seconds: float, what: str) -> None:
+    """Raise :class:`TimeLimitReached` unless ``seconds`` are left: before work that checks
+    no deadline (a C call that runs to its end), ``seconds`` its expected duration."""
+    deadline = _current.get()
+    if deadline is not None and deadline.left() < seconds:
+        raise TimeLimitReached(
+            f"time limit reached: {what} would take about {seconds:.3g} s, {max(deadline.left(), 0.0):.3g} s left"
+        )
+
+
 @contextmanager
 def within(seconds: float | None, what: str) -> Iterator[None]:
     """Run the block under a deadline ``seconds`` from now, doing ``what``.

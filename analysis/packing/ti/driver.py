@@ -46,6 +46,7 @@ from packgap.analysis.packing.ti.rounding import round_answer
 from packgap.analysis.packing.ti.search import Search
 from packgap.analysis.packing.ti.settings import TiSettings
 from packgap.deadline import within
+from packgap.errors import TimeLimitReached
 from packgap.models.packing import cpsat, ti_duals, ti_grid
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
@@ -89,8 +90,15 @@ class TiOutcome:
 
 
 def _polish(search: Search, allowed: set[tuple[int, int]], options: SolveOptions) -> bool:
-    """CP-SAT over the options still in play (module docstring); True when it timed out."""
-    cp = cpsat.build_cpsat(search.instance, search.best[1], rounding="feasible", floor=search.bound, allowed=allowed)
+    """CP-SAT over the options still in play (module docstring); True when it timed out (its
+    build, which checks the deadline, included)."""
+    try:
+        with within(search.time_left(), "building the CP-SAT polish"):
+            cp = cpsat.build_cpsat(
+                search.instance, search.best[1], rounding="feasible", floor=search.bound, allowed=allowed
+            )
+    except TimeLimitReached:
+        return True
     left = search.time_left()
     if left is not None and left < 0.1:
         return True
