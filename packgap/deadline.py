@@ -2,18 +2,20 @@
 
 A solver keeps its own time limit, but the Python around it checks no clock: a placement
 MILP on 256 GPUs took 16 s to build and 15 s to hand to HiGHS under a 5 s limit (issue 17).
-The run context holds a :class:`Deadline` in a context variable (:func:`within`); the code
-that may run long reads it at points where stopping is safe, between constraint families and
-every :data:`EVERY` rows of a model build (:func:`checked`), per job or round of a
-heuristic, per chunk of a hand-over, per node of a search (:func:`check`), and hands a
-solver what is left of it (:func:`left`). A check past the deadline raises
-:class:`~packgap.errors.TimeLimitReached` in the caller's own frame, so the method stops with
-status timeout and keeps what it had finished.
+The run context puts a :class:`Deadline` in a context variable (:func:`within`,
+:meth:`packgap.analysis.method.RunContext.limited`); the code that may run long reads it at
+points where stopping is safe: between constraint families and every :data:`EVERY` rows of a
+model build (:func:`checked`), per job, event or stage of a heuristic, per chunk of a
+hand-over to a solver (:func:`check`). A check past the deadline raises
+:class:`~packgap.errors.TimeLimitReached` in packgap's own frame, so the method stops with
+status timeout and keeps what it had finished. A C call (a min-cost flow, a matching, a
+solver run) is not cut: a solver gets its native limit, what is left of the budget; a flow
+starts only when its expected time is left (:func:`fits`). The sharing branch and bound
+keeps its own clock, per node and per allocation, with a grace to bound the open nodes.
 
 Nothing is thrown from a signal handler: an exception raised by a ``SIGALRM`` handler lands
 in whatever code runs at that moment (a Pyomo build, an import, a gc callback, hypothesis's
-tracer), and each fix of that kind patched one place it could land (issue 31). A C call (a
-min-cost flow, a solver run) is not cut; a solver gets its native limit instead.
+tracer), and each fix of that kind patched one place it could land (issue 31).
 
 A context variable belongs to its thread (and its task), so a run on a Dask worker thread
 keeps its deadline as a run on the main thread does.
@@ -55,12 +57,6 @@ def current() -> Deadline | None:
     return _current.get()
 
 
-def left() -> float | None:
-    """Seconds left before the deadline in force (None: no limit; negative once passed)."""
-    deadline = _current.get()
-    return None if deadline is None else deadline.left()
-
-
 def check() -> None:
     """Raise :class:`TimeLimitReached` (naming what runs) once the deadline in force has passed."""
     deadline = _current.get()
@@ -100,17 +96,6 @@ def within(seconds: float | None, what: str) -> Iterator[None]:
             raise TimeLimitReached(f"time limit reached before {what}")
         at = time.perf_counter() + seconds if at is None else min(at, time.perf_counter() + seconds)
     token = _current.set(None if at is None else Deadline(at, what))
-    try:
-        yield
-    finally:
-        _current.reset(token)
-
-
-@contextmanager
-def lifted() -> Iterator[None]:
-    """Run the block with no deadline: the fallback a timeout runs to its end so that it
-    still carries an answer (the cheapest heuristic, milliseconds)."""
-    token = _current.set(None)
     try:
         yield
     finally:

@@ -30,7 +30,7 @@ def test_a_long_build_stops_at_its_next_check() -> None:
 
 def test_no_limit_and_a_spent_limit() -> None:
     with within(None, "x"):
-        assert deadline.current() is None and deadline.left() is None
+        assert deadline.current() is None
         _work(0.01)
     with pytest.raises(TimeLimitReached, match="before handing"), within(0.0, "handing"):
         raise AssertionError("unreachable")
@@ -42,8 +42,7 @@ def test_the_sooner_deadline_wins_and_names_what_runs() -> None:
         with within(10.0, "inner"):
             inner = deadline.current()
             assert inner is not None and outer is not None and inner.at == outer.at
-            left = deadline.left()
-            assert left is not None and 0 < left <= 0.3
+            assert 0 < inner.left() <= 0.3
         with within(None, "relabelled"), pytest.raises(TimeLimitReached, match="while relabelled"):
             _work(30)
         assert deadline.current() is outer
@@ -99,13 +98,28 @@ def test_a_thread_keeps_its_own_deadline() -> None:
     assert stopped == ["time limit reached while on a thread"]
 
 
-def test_lifted_runs_without_the_deadline() -> None:
-    with within(1e-6, "outer"):
+def test_work_that_cannot_be_cut_starts_only_when_it_fits() -> None:
+    deadline.fits(3600.0, "anything")  # no deadline in force
+    with within(10.0, "x"):
+        deadline.fits(1.0, "a short flow")
+        with pytest.raises(TimeLimitReached, match="a long flow would take about 60 s"):
+            deadline.fits(60.0, "a long flow")
+
+
+def test_pyomo_rows_are_built_in_packgap_s_loop_with_checks() -> None:
+    import pyomo.environ as pyo
+
+    from packgap.models.rows import add_rows
+
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(range(4))
+    add_rows(model, "pair", [(0, 1), (2, 3)], lambda i, j: model.x[i] + model.x[j] <= 1)
+    add_rows(model, "one", range(4), lambda i: model.x[i] >= 0)
+    assert len(model.pair) == 2 and len(model.one) == 4 and str(model.pair[2, 3].expr) == "x[2] + x[3]  <=  1"
+    with within(1e-6, "building rows"), pytest.raises(TimeLimitReached, match="while building rows"):
         time.sleep(1e-3)
-        with deadline.lifted():
-            check()
-        with pytest.raises(TimeLimitReached):
-            check()
+        add_rows(model, "late", range(4), lambda i: model.x[i] <= 1)
+    assert len(model.late) == 0
 
 
 @pytest.mark.parametrize("method", ["exact-milp", "exact-cpsat"])
