@@ -82,7 +82,7 @@ def kmeans_1d(sorted_values: np.ndarray, k_max: int) -> list[np.ndarray]:
     arg = np.zeros((k_max + 1, n + 1), dtype=np.int64)
     ends = np.arange(1, n + 1)
     cost[1, 1:] = p2[ends] - p1[ends] ** 2 / ends
-    for k in range(2, k_max + 1):
+    for k in checked(range(2, k_max + 1), 1):
         _fill_layer(cost[k - 1], cost[k], arg[k], sse, k, n)
     starts: list[np.ndarray] = [np.array([0])]
     for k in range(2, k_max + 1):
