@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo docs test test-slow bench bench-check bench-baseline solver-profiles lint clean figures figures-quick
+.PHONY: demo docs test test-repeat test-slow bench bench-check bench-baseline solver-profiles lint clean figures figures-quick
 
 # The example plug-in package (examples/packgap-example) is installed too: the tests use its entry point.
 $(STAMP): pyproject.toml examples/packgap-example/pyproject.toml
@@ -24,6 +24,13 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The default suite REPEAT times, each run beside a second copy of itself (tests/repeat.py): a
+# test that fails under load is flaky. About twice a suite's time per run; a subset with
+# REPEAT_ARGS="tests/test_deadline.py tests/analysis".
+REPEAT ?= 10
+test-repeat: $(STAMP)
+	$(BIN)/python -m tests.repeat --runs $(REPEAT) -- $(REPEAT_ARGS)
 
 # The documentation site into site/ (MkDocs, warnings are errors); sources in docs/.
 docs: $(STAMP)

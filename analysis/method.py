@@ -6,7 +6,9 @@ reports an objective: the driver validates the solution and the family's evaluat
 
 ``--time-limit`` is a wall-clock promise that covers model building: a method calls
 :meth:`RunContext.built` once its model is built and hands the solver
-:meth:`RunContext.solver_options`, whose time limit is what is left of the budget.
+:meth:`RunContext.solver_options`, whose time limit is what is left of the budget. The rest
+of the run is kept by :mod:`packgap.deadline`: :meth:`RunContext.limited` puts the run's
+deadline in force, and the code inside checks it at safe points.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import packgap
-from packgap.deadline import interrupt_after
+from packgap.deadline import within
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers import catalogue
@@ -57,9 +59,15 @@ class RunContext:
         self.clock.built_at = time.perf_counter()
 
     def building(self) -> AbstractContextManager[None]:
-        """Guard a model build (pure Python, no clock of its own): once the time limit passes
-        it raises :class:`~packgap.errors.TimeLimitReached`, so the run ends as a timeout."""
-        return interrupt_after(self.time_left(), "building the model")
+        """Guard a model build (pure Python, no clock of its own): :meth:`limited` for
+        ``"building the model"``."""
+        return self.limited("building the model")
+
+    def limited(self, what: str) -> AbstractContextManager[None]:
+        """Run the block under the run's deadline, doing ``what``: once the time limit passes,
+        the block's next check (:mod:`packgap.deadline`) raises
+        :class:`~packgap.errors.TimeLimitReached`, so the run ends as a timeout."""
+        return within(self.time_left(), what)
 
     def time_left(self) -> float | None:
         """Seconds left of ``options.time_limit`` (None: no limit)."""

@@ -2,7 +2,9 @@
 
 This interface drives ``highspy`` in process (no files). It was chosen over ``appsi_highs``
 because it is the maintained successor with the same in-process path; model build cost is
-Pyomo's, about 17 us per nonzero (DESIGN.md), the same for both.
+Pyomo's, about 17 us per nonzero (DESIGN.md), the same for both. The hand-over runs through
+the interface's public persistent calls in chunks of rows (:func:`_hand_over`), with a
+deadline check (:mod:`packgap.deadline`) between two chunks.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from packgap.deadline import interrupt_after
+from packgap.deadline import check, within
 from packgap.errors import SolverUnavailableError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers.interrupt import stoppable
@@ -28,6 +30,9 @@ _NO_UPDATES = {
     "update_named_expressions": False,
     "update_objective": False,
 }
+#: Seconds one chunk of the hand-over aims at: the chunk doubles while it takes less and
+#: halves when it takes more than twice as long (a placement row has 2 to 2,000 nonzeros).
+CHUNK_S = 0.02
 
 
 def _highs() -> Any:
@@ -56,6 +61,30 @@ def version() -> str:
     return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"
 
 
+def _hand_over(solver: Any, model: Any) -> None:
+    """``solver.set_instance(model)``, its rows added a chunk at a time (:data:`CHUNK_S`) with
+    a deadline check before each: the objective and its variables go first (the rows
+    deactivated meanwhile), then the interface's ``add_constraints`` takes each chunk."""
+    import pyomo.environ as pyo
+
+    rows = list(model.component_data_objects(pyo.Constraint, active=True, descend_into=True))
+    for row in rows:
+        row.deactivate()
+    try:
+        solver.set_instance(model)
+    finally:
+        for row in rows:
+            row.activate()
+    done, size = 0, 1
+    while done < len(rows):
+        check()
+        began = time.perf_counter()
+        solver.add_constraints(rows[done : done + size])
+        done += size
+        took = time.perf_counter() - began
+        size = size * 2 if took < CHUNK_S else max(1, size // 2) if took > 2 * CHUNK_S else size
+
+
 def solve_highs(model: Any, options: SolveOptions) -> SolverOutcome:
     """Solve a Pyomo model with HiGHS, loading the incumbent into the model's variables."""
     from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
@@ -75,8 +104,8 @@ def solve_highs(model: Any, options: SolveOptions) -> SolverOutcome:
     # Handing the model to HiGHS costs Pyomo ~17 us per nonzero (15 s for a 256-GPU placement
     # MILP) outside HiGHS's own clock: do it first, under the deadline, and give HiGHS the rest.
     try:
-        with interrupt_after(options.time_limit, "handing the model to HiGHS"):
-            solver.set_instance(model)
+        with within(options.time_limit, "handing the model to HiGHS"):
+            _hand_over(solver, model)
     except TimeLimitReached as exc:
         return SolverOutcome(Status.TIMEOUT, None, None, time.perf_counter() - start, "highs", version(), str(exc))
     if options.time_limit is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from packgap.deadline import interrupt_after
+from packgap.deadline import check, within
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers import catalogue
@@ -73,8 +73,10 @@ def solve_pyomo(model: Any, options: SolveOptions) -> SolverOutcome:
         )
 
     try:
-        with interrupt_after(options.time_limit, f"handing the model to {options.solver}"):
+        # Pyomo's compiler is one call without safe points: the deadline is checked after it.
+        with within(options.time_limit, f"handing the model to {options.solver}"):
             mip, columns = to_arrays(model)
+            check()
     except TimeLimitReached as exc:
         return stopped(str(exc))
     if options.time_limit is not None:

@@ -1,10 +1,12 @@
-"""Shared fixtures: the paper's Table 5 instance and a small generated one."""
+"""Shared fixtures (the paper's Table 5 instance), the skip of ``traces`` tests without trace
+data, and the skips counted by reason in the summary."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +15,7 @@ from hypothesis import settings
 from packgap.analysis import plugins
 from packgap.gpus import GpuType
 from packgap.planning import Group, PlanningInstance
+from tests.traces import NO_TRACES, root
 
 # Property tests draw the same examples on every run, so that CI on a clean clone is
 # repeatable: a fresh random draw once failed CI on an instance no earlier run had met
@@ -53,3 +56,25 @@ def plugin_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in set(sys.modules) - before:
         if name.startswith("packgap_plugin_"):
             del sys.modules[name]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``traces`` skips, naming why, when there is no trace data (a clone of the
+    repository has none: ``tests/traces.py``)."""
+    if item.get_closest_marker("traces") is not None and root() is None:
+        pytest.skip(NO_TRACES)
+
+
+def _reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return text.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The skipped tests counted by reason, most frequent first."""
+    reasons = Counter(_reason(r) for r in terminalreporter.stats.get("skipped", []))
+    if reasons:
+        terminalreporter.write_sep("-", f"{sum(reasons.values())} skipped, by reason")
+        for reason, count in reasons.most_common():
+            terminalreporter.write_line(f"{count:5d}  {reason}")

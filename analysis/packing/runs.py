@@ -4,9 +4,10 @@ explained, in :mod:`packgap.analysis.packing.methods`)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import packgap
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.analysis.packing.ti.driver import solve_ti
 from packgap.analysis.packing.ti.settings import TiSettings
@@ -37,35 +38,81 @@ def run_pipeline_method(packer: Packer, planner: Planner, instance: PackingInsta
     return MethodOutput(solution, Status.FEASIBLE)
 
 
-def _best_bound(instance: PackingInstance, solver_bound: float | None) -> float:
-    """The solver's bound or the closed-form relaxation bound, whichever is higher."""
-    floor = lower_bound(instance).objective
-    return floor if solver_bound is None else max(floor, solver_bound)
+#: Up to this many jobs a timeout computes the closed-form bound even after the deadline
+#: (0.24 s at 200 jobs on the loaded 2-core machine; 1.45 s at 500).
+LATE_BOUND_JOBS = 200
+
+
+@dataclass
+class _Found:
+    """What an exact method finished under its time limit: the pipelines' answers, each scored
+    as it finished, and the closed-form bound (:func:`~packgap.models.packing.bounds.lower_bound`).
+    Both cost seconds at 500 jobs (nine scores 1.5 s, the bound 1.45 s on the loaded machine):
+    done after the deadline, they broke the promise (issue 31)."""
+
+    instance: PackingInstance
+    answers: list[tuple[float, PackingSolution]] = field(default_factory=list)
+    floor: float | None = None
+
+    def offer(self, answer: PackingSolution) -> PackingSolution:
+        self.answers.append((FAMILY.evaluate(self.instance, answer).objective, answer))
+        return answer
+
+    def best(self) -> PackingSolution:
+        return min(self.answers, key=lambda a: a[0])[1]
+
+    def bound(self) -> None:
+        self.floor = lower_bound(self.instance).objective
+
+    def with_floor(self, solver_bound: float | None) -> float | None:
+        """The solver's bound or the closed-form bound, whichever is higher (None: neither)."""
+        bounds = [b for b in (self.floor, solver_bound) if b is not None]
+        return max(bounds) if bounds else None
+
+    def out_of_time(
+        self, exc: TimeLimitReached, hint: PackingSolution | None = None, solver: str = "packgap", version: str = ""
+    ) -> MethodOutput:
+        """A timeout's answer (``hint``, else the best pipeline that finished; when none did,
+        the cheapest, no packing and FIFO, run to its end after the deadline, so that a timeout
+        always carries an answer: issue 17, item 3) with the closed-form bound if it was
+        computed in time or the instance is small (:data:`LATE_BOUND_JOBS`)."""
+        if hint is not None:
+            note, answer = "the hint", hint
+        elif self.answers:
+            note = f"best of {len(self.answers)} pipeline(s) finished"
+            answer = self.best()
+        else:
+            note = "none+fifo, run after the deadline (no pipeline had finished)"
+            answer = run_pipeline(self.instance, "none", "fifo", PipelineOptions())
+        if self.floor is None and len(self.instance.jobs) <= LATE_BOUND_JOBS:
+            self.bound()
+        bounded = "no bound" if self.floor is None else "bound = closed-form relaxation"
+        message = f"{exc}; answer = {note}, {bounded}"
+        return MethodOutput(answer, Status.TIMEOUT, self.floor, solver, version or packgap.__version__, message=message)
 
 
 def run_exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     """The big-M MILP; when the time limit cannot build it (estimated up front, or stopped while
-    building) or leaves the solver nothing, the best pipeline's answer (:func:`_floor`) with
-    the closed-form bound (and the solver's, where it has one), status timeout. Before, a
-    solver stopped without an incumbent gave a timeout without an answer (issue 33.4: 12 jobs,
-    10 s)."""
-    found: list[PackingSolution] = []
+    building) or leaves the solver nothing, :meth:`_Found.out_of_time`. The pipelines and the
+    closed-form bound run under the limit. A solver stopped without an incumbent gives the best
+    pipeline's answer with the solver's bound (before, a timeout without an answer: issue 33.4,
+    12 jobs, 10 s)."""
+    found = _Found(instance)
     try:
         with ctx.building():
             _hint(instance, "best", found)
-        out = _exact_milp(instance, ctx)
+            found.bound()
+        out = _exact_milp(instance, ctx, found)
     except TimeLimitReached as exc:
-        answer, note = _floor(instance, found)
-        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), message=f"{exc}; answer = {note}")
-    if out.solution is not None:
+        return found.out_of_time(exc)
+    if out.solution is not None or not found.answers:
         return out
-    answer, note = _floor(instance, found)
-    note = f"the MILP found no incumbent in the limit; answer = {note.replace(', bound = closed-form relaxation', '')}"
+    note = f"the MILP found no incumbent in the limit; answer = best of {len(found.answers)} pipeline(s) finished"
     message = f"{out.message}; {note}" if out.message else note
-    return replace(out, solution=answer, status=Status.TIMEOUT, message=message, internal_objective=None)
+    return replace(out, solution=found.best(), status=Status.TIMEOUT, message=message, internal_objective=None)
 
 
-def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+def _exact_milp(instance: PackingInstance, ctx: RunContext, found: _Found) -> MethodOutput:
     from packgap.models.packing import milp as milp_packing
     from packgap.models.packing.data import candidates
 
@@ -89,7 +136,7 @@ def _exact_milp(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     return MethodOutput(
         solution,
         outcome.status,
-        _best_bound(instance, bound),
+        found.with_floor(bound),
         outcome.solver,
         outcome.version,
         outcome.message,
@@ -109,33 +156,23 @@ def _pipelines(instance: PackingInstance) -> Iterator[PackingSolution]:
             yield run_pipeline(instance, packer, planner, PipelineOptions())
 
 
-def _hint(instance: PackingInstance, name: str, found: list[PackingSolution] | None = None) -> PackingSolution | None:
+def _hint(instance: PackingInstance, name: str, found: _Found | None = None) -> PackingSolution | None:
     """A pipeline's answer as CP-SAT's warm start: one named, the best of all, or none; each
-    answer is appended to ``found`` as it finishes (what a deadline leaves)."""
+    answer is offered to ``found`` as it finishes (what a deadline leaves). The pipelines run
+    under the limit: before, exact-milp ran all nine after the deadline (500 jobs, 1.9 s under
+    1 s)."""
     if name == "none":
         return None
-    answers = found if found is not None else []
+    found = found if found is not None else _Found(instance)
     if name == "best":
         for answer in _pipelines(instance):
-            answers.append(answer)
-        return _best(instance, answers)
+            found.offer(answer)
+        return found.best()
     packer, _, planner = name.partition("+")
     if packer not in PAIR_PACKERS or planner not in PLANNERS:
         pipelines = [f"{p}+{q}" for p in PAIR_PACKERS for q in PLANNERS]
         raise UnknownNameError("hint", name, [*pipelines, "best", "none"])
-    answers.append(run_pipeline(instance, packer, planner, PipelineOptions()))  # type: ignore[arg-type]
-    return answers[-1]
-
-
-def _floor(instance: PackingInstance, found: list[PackingSolution]) -> tuple[PackingSolution, str]:
-    """A timeout's answer and how it was found. The pipelines run under the limit (before,
-    exact-milp ran all nine after the deadline: 500 jobs, 1.9 s under 1 s); the best that
-    finished is the answer. When none did, the cheapest (no packing, FIFO) runs to its end, so
-    that a timeout always carries an answer (issue 17, item 3)."""
-    if found:
-        return _best(instance, found), f"best of {len(found)} pipeline(s) finished, bound = closed-form relaxation"
-    answer = run_pipeline(instance, "none", "fifo", PipelineOptions())
-    return answer, "none+fifo, run after the deadline (no pipeline had finished), bound = closed-form relaxation"
+    return found.offer(run_pipeline(instance, packer, planner, PipelineOptions()))  # type: ignore[arg-type]
 
 
 def _solve_cp(
@@ -157,32 +194,37 @@ def _solve_cp(
 
 def run_exact_cpsat(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
     """The CP-SAT model; when the time limit leaves the search nothing (spent building), the
-    hint (a pipeline's answer, or the best of all) or else :func:`_floor`'s answer, with the
-    closed-form bound, status timeout. The hint is computed under the limit."""
+    hint (a pipeline's answer, or the best of all) or else :meth:`_Found.out_of_time`, status
+    timeout. The hint and the closed-form bound are computed under the limit."""
     p = ctx.params
-    found: list[PackingSolution] = []
+    found = _Found(instance)
     hint = None
     try:
         with ctx.building():
             hint = _hint(instance, p["hint"], found)
+            found.bound()
             cp = cp_packing.build_cpsat(instance, hint, rounding=p["rounding"], tick=p["resolution"])
         solution, status, bound, message = _solve_cp(instance, ctx, cp, hint)
     except TimeLimitReached as exc:
-        answer, note = (hint, "the hint, bound = closed-form relaxation") if hint else _floor(instance, found)
-        message = f"{exc}; answer = {note}"
-        return MethodOutput(answer, Status.TIMEOUT, _best_bound(instance, None), "cp-sat", cpsat_version(), message)
-    return MethodOutput(solution, status, _best_bound(instance, bound), "cp-sat", cpsat_version(), message)
+        return found.out_of_time(exc, hint, "cp-sat", cpsat_version())
+    return MethodOutput(solution, status, found.with_floor(bound), "cp-sat", cpsat_version(), message)
 
 
 def run_exact_ti(instance: PackingInstance, ctx: RunContext) -> MethodOutput:
+    """The adaptive time-indexed LP, hinted with every pipeline's answer; when the time limit
+    stops the pipelines or the first level's build, :meth:`_Found.out_of_time`. The pipelines
+    and the closed-form bound run under the limit."""
     from packgap.solvers.catalogue import version
 
-    hints = list(_pipelines(instance))
+    found = _Found(instance)
     try:
+        with ctx.limited("running the pipelines"):
+            _hint(instance, "best", found)
+            found.bound()
+        hints = [answer for _, answer in found.answers]
         out = solve_ti(instance, hints, ctx.solver_options(), TiSettings(**ctx.params), built=ctx.built)
     except TimeLimitReached as exc:
-        message = f"{exc}; answer = best pipeline, bound = closed-form relaxation"
-        return MethodOutput(_best(instance, hints), Status.TIMEOUT, _best_bound(instance, None), message=message)
+        return found.out_of_time(exc)
     finest = out.levels[-1].period if out.levels else float("nan")
     message = f"{len(out.levels)} level(s), finest period {finest:.3g} s"
     solver = ctx.options.solver

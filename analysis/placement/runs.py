@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from packgap.analysis.method import MethodOutput, RunContext
 from packgap.analysis.placement.methods import BY_NAME
-from packgap.deadline import interrupt_after
 from packgap.errors import PackgapError, TimeLimitReached, UnknownNameError
 from packgap.heuristics.placement import POLICIES, pal, pm_first
 from packgap.heuristics.placement.blocks import resort_blocks
@@ -26,8 +25,8 @@ def _cells_then(
     solve: Callable[[PlacementInstance, RunContext, RoundCells], MethodOutput],
 ) -> Callable[[PlacementInstance, RunContext], MethodOutput]:
     """Build the round's cells and run ``solve``; when the time limit stops the work or leaves
-    the solver nothing, the best heuristic placement finished in time with the cheapest-cell
-    bound, status timeout.
+    the solver nothing (or the solver stops without a placement), the best heuristic placement
+    finished in time with the cheapest-cell bound, status timeout.
 
     PAL, PM-First and the cells run under the time limit too (the cells took 140 s on 2,048
     GPUs under a 1 s limit): what finished before the deadline is the answer; only when
@@ -42,25 +41,42 @@ def _cells_then(
         placed: list[tuple[float, PlacementSolution]] = []
         rc = None
         try:
-            with interrupt_after(ctx.time_left(), "placing by PAL and PM-First"):
+            with ctx.limited("placing by PAL and PM-First"):
                 for place in (pal, pm_first):
                     solution = place(instance, 0)
                     placed.append((FAMILY.evaluate(instance, solution).objective, solution))
                 rc = round_cells(instance, min(p[0] for p in placed) if ctx.params["prune"] else None)
-            return solve(instance, ctx, rc)
+            output = solve(instance, ctx, rc)
         except TimeLimitReached as exc:
-            bound = None if rc is None or not all(rc.cells) else sum(min(c.cost for c in cells) for cells in rc.cells)
-            bounded = "no bound" if bound is None else "bound = each job's cheapest cell"
-            answer = "best of PAL and PM-First finished"
-            if not placed:
-                # A timeout always carries an answer (issue 17, item 3).
-                solution = pal(instance, 0)
-                placed.append((FAMILY.evaluate(instance, solution).objective, solution))
-                answer = "PAL, run after the deadline (no placement had finished)"
-            message = f"{exc}; placement = {answer}, {bounded}"
-            return MethodOutput(min(placed, key=lambda p: p[0])[1], Status.TIMEOUT, bound, message=message)
+            return _heuristic_answer(instance, placed, rc, str(exc))
+        if output.solution is None and output.status == Status.TIMEOUT:
+            return _heuristic_answer(instance, placed, rc, output.message, output.bound)
+        return output
 
     return run
+
+
+def _heuristic_answer(
+    instance: PlacementInstance,
+    placed: list[tuple[float, PlacementSolution]],
+    rc: RoundCells | None,
+    why: str,
+    solver_bound: float | None = None,
+) -> MethodOutput:
+    """:func:`_cells_then`'s timeout: the best of the placements in ``placed`` and the better
+    of the cheapest-cell bound (once the cells exist) and ``solver_bound``."""
+    bound = None if rc is None or not all(rc.cells) else sum(min(c.cost for c in cells) for cells in rc.cells)
+    bounded = "no bound" if bound is None else "bound = each job's cheapest cell"
+    if solver_bound is not None and (bound is None or solver_bound > bound):
+        bound, bounded = solver_bound, "bound = the solver's"
+    answer = "best of PAL and PM-First finished"
+    if not placed:
+        # A timeout always carries an answer (issue 17, item 3).
+        solution = pal(instance, 0)
+        placed.append((FAMILY.evaluate(instance, solution).objective, solution))
+        answer = "PAL, run after the deadline (no placement had finished)"
+    message = f"{why}; placement = {answer}, {bounded}"
+    return MethodOutput(min(placed, key=lambda p: p[0])[1], Status.TIMEOUT, bound, message=message)
 
 
 def _exact_milp(instance: PlacementInstance, ctx: RunContext, rc: RoundCells) -> MethodOutput:

@@ -17,11 +17,11 @@ import time
 from dataclasses import dataclass
 
 from packgap.analysis.sharing.runs import best_heuristic
-from packgap.deadline import interrupt_after
+from packgap.deadline import within
 from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp
 from packgap.models.sharing.bound import completion_lower_bound
-from packgap.sharing import FAMILY, SharingInstance
+from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.matrix import Columns, open_model
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
 
@@ -65,6 +65,7 @@ def solve(
     iteration_limit: int | None = None,
     solver: str = "highs",
     runs: bool = False,
+    incumbent: SharingSolution | None = None,
 ) -> LpBound:
     """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
     ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
@@ -72,15 +73,16 @@ def solve(
     ``solver``: the LP / MILP back-end, :mod:`packgap.solvers.catalogue`; ``runs``: with the run
     intervals, a bound over non-preemptive schedules only, with the time beside each partner
     model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
-    workload on the loaded machine)."""
+    workload on the loaded machine; ``incumbent``: the schedule that sets the horizon,
+    :func:`best_heuristic`'s when None)."""
     cheap = completion_lower_bound(instance)
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
     # The LP is built within the time limit too (whole traces take minutes): past it, the cheap bound.
     start = time.perf_counter()
     try:
-        with interrupt_after(time_limit, "building the rate LP"):
-            incumbent = best_heuristic(instance)
+        with within(time_limit, "building the rate LP"):
+            incumbent = best_heuristic(instance) if incumbent is None else incumbent
             evaluation = FAMILY.evaluate(instance, incumbent)
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
@@ -112,12 +114,16 @@ def solve(
 
 
 def average_jct_bound(
-    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0, solver: str = "highs"
+    instance: SharingInstance,
+    slots: int | None = None,
+    time_limit: float | None = 60.0,
+    solver: str = "highs",
+    incumbent: SharingSolution | None = None,
 ) -> float:
     """The bound as an average JCT (the family's objective)."""
     if not instance.jobs:
         return 0.0
-    total = solve(instance, slots, time_limit, solver=solver).completion_sum
+    total = solve(instance, slots, time_limit, solver=solver, incumbent=incumbent).completion_sum
     return (total - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
 
 

@@ -55,7 +55,7 @@ def run_lp_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
     solution = best_heuristic(instance)
     ctx.built()
     solver = ctx.options.solver
-    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left(), solver)
+    bound = lp_bound.average_jct_bound(instance, ctx.params["slots"], ctx.time_left(), solver, solution)
     message = "rate LP bound (certified by weak duality)"
     return MethodOutput(solution, Status.FEASIBLE, bound, solver, catalogue.version(solver), message)
 
@@ -102,7 +102,9 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
     return MethodOutput(
         out.solution,
         Status.OPTIMAL if out.proven else Status.TIMEOUT,
-        lp_bound.average_jct_bound(instance, time_limit=ctx.time_left(), solver=ctx.options.solver),
+        lp_bound.average_jct_bound(
+            instance, time_limit=ctx.time_left(), solver=ctx.options.solver, incumbent=incumbent
+        ),
         solver=f"packgap-bb+{ctx.options.solver}",
         solver_version=catalogue.version(ctx.options.solver),
         message=message,

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from packgap.deadline import checked
 from packgap.errors import UnknownNameError
 from packgap.gpus import GpuType
 from packgap.heuristics.packing.anti_overpacking import (
@@ -152,7 +153,7 @@ def schedule_plans(instance: PackingInstance, plans: Sequence[Plan]) -> PackingS
                     clock += times[gid][seq.gpu_type]
     free = {t.name: [0.0] * t.count for t in instance.gpu_types}
     placed: list[PlacedGroup] = []
-    for batch, _, i, name in sorted(order):
+    for batch, _, i, name in checked(sorted(order)):
         group = plans[batch][0][i]
         jobs = [instance.jobs[index[j]] for j in group]
         k = instance.type_names.index(name)
@@ -190,13 +191,15 @@ def homogeneous_view(instance: PackingInstance, gpu_type: str) -> PackingInstanc
 def run_pipeline(
     instance: PackingInstance, packer: Packer, planner: Planner, options: PipelineOptions
 ) -> PackingSolution:
-    """``packer+planner`` end to end, e.g. ``dab+mchp`` (CUCKOO) or ``blossom+mchp``."""
+    """``packer+planner`` end to end, e.g. ``dab+mchp`` (CUCKOO) or ``blossom+mchp``; the
+    deadline in force (:mod:`packgap.deadline`) is checked between the stages and as the
+    groups are placed."""
     plan = _planner(planner, options)
     model = _estimator(packer, options)
     plans: list[Plan] = []
     for batch, groups in packed_batches(instance, packer, options):
         now = default_now(batch)
-        plans.append((groups, [(p, plan(p)) for _, p in planning_instances(batch, groups, model, now)]))
+        plans.append((groups, [(p, plan(p)) for _, p in checked(planning_instances(batch, groups, model, now), 1)]))
     return schedule_plans(instance, plans)
 
 
@@ -205,4 +208,4 @@ def packed_batches(
 ) -> list[tuple[PackingInstance, Groups]]:
     """Each arrival batch (as packing sees it) with the groups the packer forms in it."""
     seen = homogeneous_view(instance, options.homogeneous_as) if options.homogeneous_as else instance
-    return [(batch, pack(batch, packer, options)) for batch in batches(seen, options.window_s)]
+    return [(batch, pack(batch, packer, options)) for batch in checked(batches(seen, options.window_s), 1)]

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from packgap.deadline import check
 from packgap.heuristics.placement.free_pool import FreePool
 from packgap.placement import Job, PlacementInstance, PlacementSolution
 
@@ -22,10 +23,11 @@ def free_pool(instance: PlacementInstance) -> FreePool:
 
 def allocate(instance: PlacementInstance, jobs: Sequence[Job], pick: Pick) -> PlacementSolution:
     """Give each job of ``jobs``, in that order, the GPUs ``pick`` chooses among those
-    still free."""
+    still free; the deadline in force (:mod:`packgap.deadline`) is checked per job."""
     pool = free_pool(instance)
     allocations: dict[str, tuple[int, ...]] = {}
     for job in jobs:
+        check()
         gpus = tuple(pick(pool, job))
         allocations[job.id] = gpus
         pool.take(gpus)

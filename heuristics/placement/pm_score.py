@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from packgap.deadline import checked
 from packgap.placement import PlacementInstance
 from packgap.placement.simulator import Cluster
 
@@ -81,7 +82,7 @@ def kmeans_1d(sorted_values: np.ndarray, k_max: int) -> list[np.ndarray]:
     arg = np.zeros((k_max + 1, n + 1), dtype=np.int64)
     ends = np.arange(1, n + 1)
     cost[1, 1:] = p2[ends] - p1[ends] ** 2 / ends
-    for k in range(2, k_max + 1):
+    for k in checked(range(2, k_max + 1), 1):
         _fill_layer(cost[k - 1], cost[k], arg[k], sse, k, n)
     starts: list[np.ndarray] = [np.array([0])]
     for k in range(2, k_max + 1):
@@ -189,8 +190,9 @@ def bin_class(job_class: str, scores: npt.ArrayLike, *, k_range: range = K_RANGE
 
 
 def bin_scores(instance: PlacementInstance | Cluster, *, two_sided: bool = True) -> dict[str, ClassBins]:
-    """The binning of every class of a round's (or a simulated) cluster, over all its GPUs."""
-    return {c: _cached_bins(c, tuple(instance.pm_scores[c]), two_sided) for c in instance.classes}
+    """The binning of every class of a round's (or a simulated) cluster, over all its GPUs (the
+    deadline in force checked per class)."""
+    return {c: _cached_bins(c, tuple(instance.pm_scores[c]), two_sided) for c in checked(instance.classes, 1)}
 
 
 @functools.lru_cache(maxsize=16)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from packgap.deadline import checked
 from packgap.errors import UnknownNameError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
 
@@ -21,13 +22,14 @@ GpuChoice = Literal["earliest-finish", "earliest-start"]
 def list_schedule(
     instance: PlanningInstance, order: Sequence[int], gpu_choice: GpuChoice = "earliest-finish"
 ) -> PlanningSolution:
-    """Place groups (indices into ``instance.groups``) one by one in ``order``."""
+    """Place groups (indices into ``instance.groups``) one by one in ``order`` (the deadline in
+    force checked as they go)."""
     if gpu_choice not in ("earliest-finish", "earliest-start"):
         raise UnknownNameError("gpu_choice", gpu_choice, ["earliest-finish", "earliest-start"])
     gpus = [(k, j) for k, t in enumerate(instance.gpu_types) for j in range(t.count)]
     clock = [0.0] * len(gpus)
     plans: list[list[str]] = [[] for _ in gpus]
-    for i in order:
+    for i in checked(order):
         group = instance.groups[i]
         if gpu_choice == "earliest-finish":
             best = min(range(len(gpus)), key=lambda m: clock[m] + group.times[gpus[m][0]])

@@ -39,6 +39,7 @@ import math
 
 import numpy as np
 
+from packgap.deadline import check, checked
 from packgap.errors import PackgapError, UnknownNameError
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
 from packgap.solvers.flow import capacitated_assignment, integer_costs
@@ -78,7 +79,7 @@ def queue_tie_break(costs: np.ndarray, column: np.ndarray) -> np.ndarray:
     """Pairwise swaps that keep the total cost and give the earlier group a cheaper edge."""
     column = column.copy()
     rows = np.arange(len(column))
-    for i in range(len(column)):
+    for i in checked(range(len(column))):
         later = rows[i + 1 :]
         mine, theirs = costs[i, column[i]], costs[later, column[later]]
         swapped_mine, swapped_theirs = costs[i, column[later]], costs[later, column[i]]
@@ -101,7 +102,9 @@ def mchp(
     _, _, cost = mchp_edge_costs(instance, deadline_weight)
     integer = integer_costs(cost, RESOLUTION_S, rows=len(instance.groups))
     capacities = np.array([instance.gpu_types[k].count for k, _ in slots])
+    check()
     result = capacitated_assignment(integer, capacities)
+    check()
     if result.cost is None:
         raise PackgapError(f"MCHP matching failed with status {result.status}")
     column = queue_tie_break(integer, result.column) if tie_break == "queue" else result.column

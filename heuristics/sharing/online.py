@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from packgap import engine
+from packgap.deadline import check
 from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
 from packgap.sharing.instance import Job
 from packgap.sharing.perf import steps
@@ -274,12 +275,14 @@ def run_online(
 ) -> SharingSolution:
     """Simulate ``policy`` over the whole workload and return its schedule; ``priority``
     orders :meth:`View.queue`; each resume pays the cluster's ``preemption_overhead_s`` plus
-    ``resume_overhead_s`` (:func:`~packgap.sharing.progress.resume_cost_s`)."""
+    ``resume_overhead_s`` (:func:`~packgap.sharing.progress.resume_cost_s`). The deadline in
+    force (:mod:`packgap.deadline`) is checked at every event."""
     view = View(instance, Perf(instance), priority)
     jobs = {j.id: j for j in instance.jobs}
     overhead = resume_cost_s(instance, resume_overhead_s)
 
     def step(state: engine.State) -> engine.Decision:
+        check()
         view.begin_event(state)
         for jid in state.finished:
             view.release(jid, finished=True)

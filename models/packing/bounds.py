@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from packgap.deadline import check
 from packgap.models.packing.data import weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
@@ -58,6 +59,7 @@ def job_floors(instance: PackingInstance) -> JobFloors:
     for i, job in enumerate(jobs):
         kinds.setdefault((job.profiles, job.sync, job.gpus), []).append(i)
     for ia in kinds.values():
+        check()
         a = np.array(ia)
         for ib in kinds.values():
             if jobs[ia[0]].gpus != jobs[ib[0]].gpus:

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from packgap.deadline import check, checked
 from packgap.errors import UnknownNameError
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import Candidate, candidates, horizon, place, weights
@@ -150,7 +151,7 @@ def build_cpsat(
     start: dict[tuple[int, int], Any] = {}
     demands: dict[int, list[tuple[Any, int]]] = {}
     completion: dict[int, list[Any]] = {j: [] for j in range(len(instance.jobs))}
-    for c, cand in enumerate(cands):
+    for c, cand in checked(enumerate(cands)):
         release = ticks(cand.release, up=not relax)
         for k, duration in enumerate(cand.durations):
             if duration is None or (allowed is not None and (c, k) not in allowed):
@@ -175,6 +176,7 @@ def build_cpsat(
     for xs in holding.values():
         model.add_exactly_one(xs)
     late = [model.new_bool_var(f"late{j}") for j in range(len(instance.jobs))]
+    check()
     for j, job in enumerate(instance.jobs):
         due = ticks(job.deadline + TOL, up=False) if relax else ticks(job.deadline, up=False)
         model.add(sum(completion[j]) <= due).only_enforce_if(~late[j])
@@ -188,6 +190,7 @@ def build_cpsat(
         if floor is not None:
             model.add(objective >= math.floor((floor - w.constant) / scale * (1 - 1e-9) - 1))
     model.minimize(objective)
+    check()
     if hint is not None:
         _add_hint(instance, model, cands, present, start, hint, res, relax)
     return PackingCpModel(model, cands, present, start, res, rounding, scale, w.constant, exact and weights_exact)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from packgap.deadline import checked
 from packgap.packing import PackingInstance, PackingSolution, PlacedGroup
 from packgap.packing.evaluate import TOL
 from packgap.packing.timeline import candidate_groups
@@ -50,11 +51,12 @@ def candidates(instance: PackingInstance, only: Sequence[Sequence[str]] | None =
     that type: running the members back to back there finishes each of them no later and
     frees the GPUs sooner. Dropping those options keeps the optimum and makes
     :func:`horizon` a valid bound on every start of a left-shifted optimal schedule.
+    The deadline in force is checked as the groups go (:func:`packgap.deadline.checked`).
     """
     index = instance.job_index()
     wanted = None if only is None else {frozenset(g) for g in only}
     result = []
-    for ids, lines in candidate_groups(instance):
+    for ids, lines in checked(candidate_groups(instance)):
         if wanted is not None and frozenset(ids) not in wanted:
             continue
         jobs = tuple(index[j] for j in ids)

@@ -34,9 +34,11 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
+from packgap.deadline import check
 from packgap.errors import PackgapError
 from packgap.models.packing.bounds import lower_bound
 from packgap.models.packing.data import Candidate, candidates, horizon, weights
+from packgap.models.rows import add_rows
 from packgap.packing import PackingInstance
 
 
@@ -100,6 +102,7 @@ def build_milp(instance: PackingInstance) -> tuple[pyo.ConcreteModel, list[Candi
     add_completion(model, instance, cands, ms, big_m)
     add_disjunctions(model, cands, ms, big_m)
     add_symmetry_breaking(model, ms)
+    check()
     # The relaxations of packgap.models.packing.bounds as valid cuts: the LP alone sees no queueing.
     floor = lower_bound(instance)
     model.srpt_cut = pyo.Constraint(expr=sum(model.C[j] for j in model.J_SET) >= floor.sum_completion)
@@ -121,12 +124,12 @@ def add_assignment(model: pyo.ConcreteModel, instance: PackingInstance, cands: l
     for c, i in model.A_SET:
         on[c].append(i)
 
-    def chosen(m: pyo.ConcreteModel, c: int) -> pyo.Expression:
-        return sum(m.x[c, i] for i in on[c])
+    def chosen(c: int) -> pyo.Expression:
+        return sum(model.x[c, i] for i in on[c])
 
-    model.once = pyo.Constraint(model.J_SET, rule=lambda m, j: sum(chosen(m, c) for c in member[j]) == 1)
-    model.off = pyo.Constraint(model.C_SET, rule=lambda m, c: m.s[c] <= h * chosen(m, c))
-    model.release = pyo.Constraint(model.C_SET, rule=lambda m, c: m.s[c] >= cands[c].release * chosen(m, c))
+    add_rows(model, "once", model.J_SET, lambda j: sum(chosen(c) for c in member[j]) == 1)
+    add_rows(model, "off", model.C_SET, lambda c: model.s[c] <= h * chosen(c))
+    add_rows(model, "release", model.C_SET, lambda c: model.s[c] >= cands[c].release * chosen(c))
 
 
 def add_completion(
@@ -143,9 +146,12 @@ def add_completion(
         assert line is not None
         return line[cands[c].jobs.index(j)]
 
-    model.completion = pyo.Constraint(
+    m = model
+    add_rows(
+        model,
+        "completion",
         model.J_SET,
-        rule=lambda m, j: (
+        lambda j: (
             m.C[j]
             == sum(
                 m.s[c] + sum(offset(c, i, j) * m.x[c, i] for i in m.M_SET if (c, i) in m.A_SET)
@@ -154,7 +160,7 @@ def add_completion(
             )
         ),
     )
-    model.late = pyo.Constraint(model.J_SET, rule=lambda m, j: m.C[j] <= instance.jobs[j].deadline + big_m * m.L[j])
+    add_rows(model, "late", model.J_SET, lambda j: m.C[j] <= instance.jobs[j].deadline + big_m * m.L[j])
 
 
 def add_disjunctions(model: pyo.ConcreteModel, cands: list[Candidate], ms: list[tuple[int, int]], big_m: float) -> None:
@@ -175,27 +181,34 @@ def add_disjunctions(model: pyo.ConcreteModel, cands: list[Candidate], ms: list[
     allowed = set(options(cands, ms))
     triples = [(c, e, i) for c, e in pairs for i in range(len(ms)) if (c, i) in allowed and (e, i) in allowed]
 
-    def both_off(m: pyo.ConcreteModel, c: int, e: int, i: int) -> pyo.Expression:
+    m = model
+
+    def both_off(c: int, e: int, i: int) -> pyo.Expression:
         return big_m * (2 - m.x[c, i] - m.x[e, i])
 
-    model.before = pyo.Constraint(
+    add_rows(
+        model,
+        "before",
         triples,
-        rule=lambda m, c, e, i: m.s[c] + duration(c, i) <= m.s[e] + big_m * (1 - m.y[c, e]) + both_off(m, c, e, i),
+        lambda c, e, i: m.s[c] + duration(c, i) <= m.s[e] + big_m * (1 - m.y[c, e]) + both_off(c, e, i),
     )
-    model.after = pyo.Constraint(
+    add_rows(
+        model,
+        "after",
         triples,
-        rule=lambda m, c, e, i: m.s[e] + duration(e, i) <= m.s[c] + big_m * m.y[c, e] + both_off(m, c, e, i),
+        lambda c, e, i: m.s[e] + duration(e, i) <= m.s[c] + big_m * m.y[c, e] + both_off(c, e, i),
     )
 
 
 def add_symmetry_breaking(model: pyo.ConcreteModel, ms: list[tuple[int, int]]) -> None:
     """Machine i + 1 of a type holds no more groups than machine i."""
     pairs = [i for i in range(len(ms) - 1) if ms[i][0] == ms[i + 1][0]]
-    model.symmetry = pyo.Constraint(
+    m = model
+    add_rows(
+        model,
+        "symmetry",
         pairs,
-        rule=lambda m, i: (
-            sum(m.x[c, e] for c, e in m.A_SET if e == i) >= sum(m.x[c, e] for c, e in m.A_SET if e == i + 1)
-        ),
+        lambda i: sum(m.x[c, e] for c, e in m.A_SET if e == i) >= sum(m.x[c, e] for c, e in m.A_SET if e == i + 1),
     )
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from packgap.deadline import checked
 from packgap.models.packing.data import Candidate, Weights
 from packgap.packing import PackingInstance
 from packgap.packing.evaluate import TOL
@@ -72,7 +73,7 @@ def options(instance: PackingInstance, cands: Sequence[Candidate]) -> Options:
     offsets = np.zeros((n, 2))
     late_after = np.full((n, 2), np.inf)
     duration = np.zeros(n)  # TOL short (module docstring)
-    for o, (c, k) in enumerate(rows):
+    for o, (c, k) in enumerate(checked(rows)):
         cand = cands[c]
         line, length = cand.offsets[k], cand.durations[k]
         assert line is not None and length is not None

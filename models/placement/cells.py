@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from packgap.deadline import checked
 from packgap.placement import Job, PlacementInstance
 
 
@@ -78,9 +79,10 @@ def _with_cells(rc: RoundCells, cells: tuple[tuple[Cell, ...], ...]) -> RoundCel
 def _all_cells(instance: PlacementInstance) -> RoundCells:
     free = tuple(instance.free_gpus())
     node = {g: instance.node_of(g) for g in free}
-    columns = {c: _class_columns(instance.pm_scores[c], free, node) for c in {job.job_class for job in instance.jobs}}
+    classes = {job.job_class for job in instance.jobs}
+    columns = {c: _class_columns(instance.pm_scores[c], free, node) for c in checked(classes, 1)}
     per_job = []
-    for job in instance.jobs:
+    for job in checked(instance.jobs, 1):
         weight, penalty = instance.weight(job), instance.penalty(job)
         cells = []
         for value, eligible, most_on_a_node in columns[job.job_class]:
@@ -107,7 +109,7 @@ def _class_columns(
     columns = []
     gpus, their_scores = np.array(free, dtype=int), np.array([scores[g] for g in free])
     by_score = sorted(free, key=lambda g: scores[g])
-    for i, g in enumerate(by_score):
+    for i, g in checked(enumerate(by_score)):
         on_node[node[g]] = on_node.get(node[g], 0) + 1
         most = max(most, on_node[node[g]])
         if i + 1 == len(by_score) or scores[by_score[i + 1]] != scores[g]:

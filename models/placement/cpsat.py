@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from packgap.deadline import check, checked
 from packgap.models.placement.cells import RoundCells
 from packgap.placement import PlacementInstance
 from packgap.solvers.cpsat import new_model
@@ -35,6 +36,7 @@ def build_cpsat(instance: PlacementInstance, rc: RoundCells, resolution: float =
     x = {(j, g): model.new_bool_var(f"x{j}_{g}") for j, g in rc.pairs()}
     u = {(j, k): model.new_bool_var(f"u{j}_{k}") for j in jobs for k in nodes}
     for j in jobs:
+        check()
         cells = rc.cells[j]
         scores = instance.pm_scores[rc.jobs[j].job_class]
         model.add_exactly_one(z[j, c] for c in range(len(cells)))
@@ -44,7 +46,7 @@ def build_cpsat(instance: PlacementInstance, rc: RoundCells, resolution: float =
         for g in rc.usable[j]:
             model.add_bool_or([x[j, g].Not(), *(z[j, c] for c, cell in enumerate(cells) if cell.value >= scores[g])])
             model.add_bool_or([x[j, g].Not(), u[j, rc.node[g]], *across])
-    for g in rc.free:
+    for g in checked(rc.free):
         model.add_at_most_one(x[j, g] for j in jobs if (j, g) in x)
     raw = np.array([rc.cells[j][c].cost for j, c in z])
     costs = integer_costs(raw, resolution)

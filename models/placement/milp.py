@@ -20,53 +20,59 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
+from packgap.deadline import check
 from packgap.models.placement.cells import RoundCells
+from packgap.models.rows import add_rows
 from packgap.placement import PlacementInstance
 
 
 def build_milp(instance: PlacementInstance, rc: RoundCells) -> pyo.ConcreteModel:
+    """The model; its rows are built under the deadline in force (:mod:`packgap.models.rows`)."""
     model = pyo.ConcreteModel(name=f"placement-milp:{instance.name}")
     jobs = range(len(rc.jobs))
     pairs = [(j, c) for j in jobs for c in range(len(rc.cells[j]))]
     nodes = sorted(set(rc.node.values()))
     uses = rc.pairs()
-    model.z = pyo.Var(pairs, domain=pyo.Binary)
-    model.x = pyo.Var(uses, domain=pyo.Binary)
-    model.u = pyo.Var([(j, k) for j in jobs for k in nodes], domain=pyo.Binary)
-    model.one_cell = pyo.Constraint(jobs, rule=lambda m, j: sum(m.z[j, c] for c in range(len(rc.cells[j]))) == 1)
-    model.demand = pyo.Constraint(jobs, rule=lambda m, j: sum(m.x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
+    z = model.z = pyo.Var(pairs, domain=pyo.Binary)
+    x = model.x = pyo.Var(uses, domain=pyo.Binary)
+    u = model.u = pyo.Var([(j, k) for j in jobs for k in nodes], domain=pyo.Binary)
+    add_rows(model, "one_cell", jobs, lambda j: sum(z[j, c] for c in range(len(rc.cells[j]))) == 1)
+    add_rows(model, "demand", jobs, lambda j: sum(x[j, g] for g in rc.usable[j]) == rc.jobs[j].gpus)
     users: dict[int, list[int]] = {}
     for j, g in uses:
         users.setdefault(g, []).append(j)
-    model.gpu_once = pyo.Constraint(sorted(users), rule=lambda m, g: sum(m.x[j, g] for j in users[g]) <= 1)
+    add_rows(model, "gpu_once", sorted(users), lambda g: sum(x[j, g] for j in users[g]) <= 1)
     scores = {j: instance.pm_scores[rc.jobs[j].job_class] for j in jobs}
-    model.score = pyo.Constraint(
+    add_rows(
+        model,
+        "score",
         uses,
-        rule=lambda m, j, g: (
-            m.x[j, g] <= sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g])
-        ),
+        lambda j, g: x[j, g] <= sum(z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.value >= scores[j][g]),
     )
-    model.one_node = pyo.Constraint(
+    add_rows(
+        model,
+        "one_node",
         jobs,
-        rule=lambda m, j: (
-            sum(m.u[j, k] for k in nodes) == sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across)
-        ),
+        lambda j: sum(u[j, k] for k in nodes) == sum(z[j, c] for c, cell in enumerate(rc.cells[j]) if not cell.across),
     )
-    model.locality = pyo.Constraint(
+    add_rows(
+        model,
+        "locality",
         uses,
-        rule=lambda m, j, g: (
-            m.x[j, g] <= m.u[j, rc.node[g]] + sum(m.z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across)
-        ),
+        lambda j, g: x[j, g] <= u[j, rc.node[g]] + sum(z[j, c] for c, cell in enumerate(rc.cells[j]) if cell.across),
     )
-    model.capacity = pyo.Constraint(
+    add_rows(
+        model,
+        "capacity",
         pairs,
-        rule=lambda m, j, c: (
-            sum(m.x[j, g] for g in rc.cells[j][c].eligible)
+        lambda j, c: (
+            sum(x[j, g] for g in rc.cells[j][c].eligible)
             >= rc.jobs[j].gpus
-            * sum(m.z[j, d] for d, cell in enumerate(rc.cells[j]) if cell.value <= rc.cells[j][c].value)
+            * sum(z[j, d] for d, cell in enumerate(rc.cells[j]) if cell.value <= rc.cells[j][c].value)
         ),
     )
-    model.objective = pyo.Objective(expr=sum(rc.cells[j][c].cost * model.z[j, c] for j, c in pairs), sense=pyo.minimize)
+    check()
+    model.objective = pyo.Objective(expr=sum(rc.cells[j][c].cost * z[j, c] for j, c in pairs), sense=pyo.minimize)
     return model
 
 

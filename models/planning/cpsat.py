@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from packgap.deadline import check, checked
 from packgap.errors import PackgapError
 from packgap.planning import PlanningInstance, PlanningSolution, schedule
 from packgap.solvers.cpsat import new_model
@@ -62,7 +63,7 @@ def build_cpsat(
     horizon = sum(round(max(g.times) * scale) for g in instance.groups)
     starts, ends, presence, tardiness = [], [], [], []
     intervals_by_type: list[list[Any]] = [[] for _ in instance.gpu_types]
-    for g, group in enumerate(instance.groups):
+    for g, group in checked(enumerate(instance.groups)):
         start = model.new_int_var(0, horizon, f"s{g}")
         end = model.new_int_var(0, horizon, f"e{g}")
         present = [model.new_bool_var(f"b{g}_{k}") for k in range(len(instance.gpu_types))]
@@ -81,6 +82,7 @@ def build_cpsat(
         model.add_cumulative(intervals_by_type[k], [1] * len(intervals_by_type[k]), gpu_type.count)
     if horn_bound is not None:
         model.add(sum(ends) >= math.ceil(horn_bound * scale - 1e-9))
+    check()
     if hint is not None:
         add_hint(model, instance, hint, starts, presence, scale)
     model.minimize(WEIGHT_SCALE * sum(ends) + round(weight) * sum(tardiness))

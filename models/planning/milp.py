@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from packgap.deadline import check
 from packgap.planning import GpuSequence, PlanningInstance, PlanningSolution
 from packgap.solvers.matrix import ArrayMip
 
@@ -81,6 +82,7 @@ def build_milp(instance: PlanningInstance) -> PositionalMilp:
     for g in range(n):
         rows.add(x[g].ravel(), np.ones(x[g].size), 1.0, 1.0)
     for m, (k, _) in enumerate(ms):
+        check()
         for r in range(q):
             rows.add(x[:, m, r], np.ones(n), -np.inf, 1.0)
             # C[m, r] = C[m, r + 1] + processing at r (positions from the last, 0-based here).

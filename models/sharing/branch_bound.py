@@ -231,6 +231,11 @@ class Search:
         classes = {h: len(gs) for h, gs in members.items()}
         ready = sorted((j for j in pending if self.inst.jobs[j].arrival <= now + TIME_TOL), key=lambda j: self.solo[j])
         for j in ready:
+            if self.late():
+                # Checked per job too: past the grace a job whose moves are cut yields none,
+                # and the loop went on through every ready job of every open ancestor.
+                self.open_bound = min(self.open_bound, bound)
+                return
             rest = [p for p in pending if p != j]
             alone_cut = self.rules.left_shift and left_shift_dominated(
                 self.inst.jobs[j].arrival, self.inst.jobs[j].gpus, now, [free[g] for g in empty]

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from packgap.deadline import check
 from packgap.models.sharing import run_lp
 from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
@@ -258,7 +259,8 @@ def build(
     from above (any value at least the sum of completion times of a known schedule keeps
     every better schedule feasible); ``completion_slots``: the MILP with y_jt; ``runs``: the
     run intervals of :mod:`packgap.models.sharing.run_lp` (valid for non-preemptive
-    schedules only), with its time beside each partner model where ``meetings``."""
+    schedules only), with its time beside each partner model where ``meetings``. The deadline in
+    force is checked per job (:mod:`packgap.deadline`)."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
     jobs, total = instance.jobs, instance.cluster.gpus
@@ -267,6 +269,7 @@ def build(
     price = _pricing(instance, solo)
     partners = {j: sorted(m for (jj, m) in price if jj == j) for j in range(n)}
     roles = _conflict_roles(instance)
+    check()
     narrow = {j: [m for m in partners[j] if not _fits_beside(instance, j, m)] for j in range(n)}
     slow = {j: solo[j] / _smaller_batch_time(instance, j) for j in range(n) if narrow[j]}
     rows, col = _Rows(), _Columns()
@@ -276,6 +279,7 @@ def build(
     same: dict[tuple[str, int], list[int]] = {}
     meets: dict[tuple[str, str, int], list[int]] = {}
     for j, job in enumerate(jobs):
+        check()
         g, p = job.gpus, solo[j]
         work, busy = rows(("work", j), p, p), rows(("busy", j), lower=p / 2)
         done: list[tuple[int, float, int]] = []
@@ -367,6 +371,7 @@ def build(
         )
         for j, job in enumerate(jobs)
     ]
+    check()
     matrix = sp.csc_matrix((col.vals, (col.rows, col.cols)), shape=(len(rows.lower), len(col.cost)))
     return RateLp(
         np.array(col.cost),

@@ -36,6 +36,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from packgap.deadline import check, checked
 from packgap.models.sharing.bound import min_solo_time
 from packgap.sharing import SharingInstance
 
@@ -87,7 +88,7 @@ def slot_data(instance: SharingInstance, horizon: float, slots: int) -> Slots:
 
 
 def build_milp(d: Slots) -> Any:
-    """The relaxation as a Pyomo MILP (binaries w only)."""
+    """The relaxation as a Pyomo MILP (binaries w only), checking the deadline in force per job."""
     import pyomo.environ as pyo
 
     m = pyo.ConcreteModel(name="sharing-time-indexed")
@@ -98,6 +99,7 @@ def build_milp(d: Slots) -> Any:
     m.C = pyo.Var(J, bounds=(0, None))
     m.c = pyo.ConstraintList()
     for j in J:
+        check()
         for t in T:
             before = 1 - m.w[j, t - 1] if t > 0 else 1
             m.c.add(m.u[j, t] + m.v[j, t] <= d.avail[j][t])
@@ -110,7 +112,7 @@ def build_milp(d: Slots) -> Any:
         m.c.add(m.C[j] >= d.length * sum(1 - m.w[j, t] for t in T))
         busy = sum(t * d.length * d.length * (m.u[j, t] + m.v[j, t] / d.xi[j]) for t in T) / d.solo[j]
         m.c.add(m.C[j] >= busy + d.solo[j] / 2)
-    for t in T:
+    for t in checked(T):
         m.c.add(sum(d.gpus[j] * (m.u[j, t] + m.v[j, t] / d.per_gpu) for j in J) <= d.capacity)
     m.objective = pyo.Objective(expr=sum(m.C[j] for j in J), sense=pyo.minimize)
     return m
@@ -129,7 +131,8 @@ class CpModel:
 
 
 def build_cpsat(d: Slots) -> CpModel:
-    """The relaxation in integers for CP-SAT, rounded only in the relaxing direction."""
+    """The relaxation in integers for CP-SAT, rounded only in the relaxing direction (the
+    deadline in force checked per job)."""
     from packgap.solvers.cpsat import new_model
 
     model = new_model()
@@ -142,6 +145,7 @@ def build_cpsat(d: Slots) -> CpModel:
     horizon_units = math.ceil(d.slots * d.length / q) + 1
     completion = []
     for j in J:
+        check()
         for t in T:
             # u and v are each rounded up: their sum may grow by 2 steps.
             cap = min(K + 2, math.ceil(d.avail[j][t] * K) + 2) if d.avail[j][t] > 0 else 0
@@ -158,7 +162,7 @@ def build_cpsat(d: Slots) -> CpModel:
         model.Add(c >= slot_units * sum(1 - w[j, t] for t in T))
         completion.append(c)
     slack = sum(g * (d.per_gpu + 1) for g in d.gpus)
-    for t in T:
+    for t in checked(T):
         model.Add(sum(d.gpus[j] * (d.per_gpu * u[j, t] + v[j, t]) for j in J) <= d.per_gpu * K * d.capacity + slack)
     model.Minimize(sum(completion))
     return CpModel(model, completion, q)

@@ -13,7 +13,7 @@ from packgap.errors import TimeLimitReached
 from packgap.planning import FAMILY
 from packgap.result import Status
 from packgap.solvers.outcome import SolveOptions
-from tests.deadlines import cannot_build, sleeps
+from tests.deadlines import cannot_build, works_a_minute
 
 
 def test_the_solver_gets_what_is_left_of_the_budget() -> None:
@@ -111,7 +111,7 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
     from packgap.placement import FAMILY as PLACEMENT
 
     instance = registry.generator("placement").build(SMALL_ROUND)
-    monkeypatch.setattr("packgap.analysis.placement.runs.pm_first", sleeps)
+    monkeypatch.setattr("packgap.analysis.placement.runs.pm_first", works_a_minute)
     options = SolveOptions(time_limit=0.5)
     kept = solve(registry.family("placement"), instance, registry.method("placement", method), options=options)
     assert kept.status == Status.TIMEOUT and kept.wall_s < 60
@@ -122,7 +122,7 @@ def test_placement_stops_its_heuristics_at_the_deadline_and_keeps_what_finished(
     def pal_cut_first(inst: object, seed: int) -> object:
         calls.append(seed)
         if len(calls) == 1:
-            sleeps()
+            works_a_minute()
         return pal(inst, seed)  # type: ignore[arg-type]
 
     monkeypatch.setattr("packgap.analysis.placement.runs.pal", pal_cut_first)
@@ -158,12 +158,12 @@ def test_planning_answers_with_the_plans_finished_by_the_deadline(
     assert built.status == Status.TIMEOUT and "MCHP, Horn's plan, bound = Horn's flow" in built.message
     assert built.objective == min(FAMILY.evaluate(instance, p).objective for p in plans)
     assert built.bound == runs.horn_flow(instance)[1]
-    monkeypatch.setitem(runs.HEURISTICS, "mchp", sleeps)
+    monkeypatch.setitem(runs.HEURISTICS, "mchp", works_a_minute)
     cut = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=0.5))
     assert cut.status == Status.TIMEOUT and cut.bound is None and cut.wall_s < 60
     assert "answer = best of FIFO, EDF, no bound" in cut.message
     assert cut.objective == min(FAMILY.evaluate(instance, p).objective for p in plans[1:3])
-    monkeypatch.setitem(runs.HEURISTICS, "fifo", sleeps)
+    monkeypatch.setitem(runs.HEURISTICS, "fifo", works_a_minute)
     late = solve(FAMILY, instance, registry.method("planning", method), options=SolveOptions(time_limit=0.5))
     assert "answer = FIFO, run after the deadline (no plan had finished), no bound" in late.message
     assert late.status == Status.TIMEOUT and late.objective == FAMILY.evaluate(instance, plans[1]).objective

@@ -18,7 +18,7 @@ from packgap.packing.interleave import StageProfile
 from packgap.result import Status
 from packgap.solvers.matrix import Columns
 from packgap.solvers.outcome import SolveOptions
-from tests.deadlines import sleeps
+from tests.deadlines import works_a_minute
 from tests.packing.strategies import instances
 from tests.packing.test_exact_brute import brute_force
 
@@ -108,7 +108,9 @@ def test_a_timed_out_run_returns_its_incumbent_and_a_valid_bound() -> None:
     from packgap.instances.packing.generator import generate
 
     inst = generate(40, 3)
-    out = solve_ti(inst, [], SolveOptions(time_limit=0.5))
+    # 3 s, not 0.5 s: on the loaded 2-core machine the first columns of 40 jobs took longer
+    # than 0.5 s to build (issue 31); the levels still cannot close the gap in 3 s.
+    out = solve_ti(inst, [], SolveOptions(time_limit=3.0))
     FAMILY.validate(inst, out.solution)
     assert out.status == Status.TIMEOUT
     assert lower_bound(inst).objective <= out.bound <= out.objective
@@ -141,7 +143,7 @@ def test_a_stalled_bound_on_grid_data_goes_to_the_polish(limit: float | None) ->
 
 def test_building_the_first_columns_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     """The candidate groups and the first universe ran with no clock (500 jobs: 15.4 s under
-    a 5 s limit). A universe that would take a minute is cut at the 0.5 s deadline; the answer
+    a 5 s limit). A universe that would take a minute is cut at the 2 s deadline; the answer
     is the best pipeline's, with the closed-form bound."""
     from packgap.analysis import registry
     from packgap.analysis.packing.runs import _hint
@@ -149,11 +151,12 @@ def test_building_the_first_columns_stops_at_the_deadline(monkeypatch: pytest.Mo
     from packgap.instances.packing.generator import generate
 
     instance = generate(12, seed=3)
-    monkeypatch.setattr(ti_grid, "all_columns", sleeps)
+    monkeypatch.setattr(ti_grid, "all_columns", works_a_minute)
     method = registry.method("packing", "exact-ti")
-    result = solve(FAMILY, instance, method, options=SolveOptions(time_limit=0.5))
+    # 2 s leaves the pipelines time on a loaded machine (at 0.5 s they spent it, issue 31).
+    result = solve(FAMILY, instance, method, options=SolveOptions(time_limit=2.0))
     assert result.status == Status.TIMEOUT and result.wall_s < 60
-    assert "while building the time-indexed columns; answer = best pipeline" in result.message
+    assert "while building the time-indexed columns; answer = best of 9 pipeline(s) finished" in result.message
     best = _hint(instance, "best")
     assert best is not None and result.objective == FAMILY.evaluate(instance, best).objective
     assert result.bound == lower_bound(instance).objective

@@ -10,12 +10,13 @@ from packgap.instances.packing import muri
 from packgap.instances.packing.generator import generate, helios_arrivals, muri_stages, stage_profile
 from packgap.packing import FAMILY
 from packgap.packing.instance import from_dict, to_dict
+from tests.traces import trace_path
 
 HEADER = (
     "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,"
     "iteration_time,resource_time_0,resource_time_1,resource_time_2,priority\n"
 )
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "muri"
+TRACES = trace_path("muri")
 
 
 def test_same_seed_same_bytes() -> None:

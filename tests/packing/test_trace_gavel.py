@@ -10,8 +10,9 @@ import pytest
 from packgap.errors import InstanceError, PackgapError
 from packgap.instances.packing import gavel
 from tests.packing.test_trace_common import built, write_lines
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
+TRACES = trace_path()
 #: Old-layout V100 throughputs (steps/s); the Transformer value is Gavel's.
 RATES = {"Transformer (batch size 128)": 5.771210833383417, "A3C": 8.0}
 

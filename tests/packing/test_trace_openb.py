@@ -10,8 +10,9 @@ import pytest
 from packgap.errors import InstanceError, PackgapError
 from packgap.instances.packing import openb
 from tests.packing.test_trace_common import built, write_lines
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "alibaba-gpu-v2023-openb"
+TRACES = trace_path("alibaba-gpu-v2023-openb")
 HEADER = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time"
 
 

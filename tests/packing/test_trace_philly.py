@@ -11,8 +11,9 @@ from packgap.instances.packing import from_trace, philly
 from packgap.packing.instance import from_dict, to_dict
 from tests.clirun import packgap
 from tests.packing.test_trace_common import built, write_lines
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "philly"
+TRACES = trace_path("philly")
 HEADER = "timestamp,duration,num_gpus,gpu_time,cluster"
 
 

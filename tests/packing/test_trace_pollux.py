@@ -10,8 +10,9 @@ from packgap.errors import InstanceError, PackgapError
 from packgap.instances.packing import pollux
 from packgap.instances.packing.pollux_jct import placement_of, read_profile, standalone_jct
 from tests.packing.test_trace_common import built, write_lines
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
+TRACES = trace_path()
 HEADER = "name,time,application,num_replicas,batch_size"
 
 

@@ -9,8 +9,9 @@ import pytest
 from packgap.instances.packing import pollux
 from tests.packing.test_trace_common import built
 from tests.packing.test_trace_pollux import write_profiles, write_workload
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces"
+TRACES = trace_path()
 
 
 def test_default_profiles_are_the_sia_folders(tmp_path: Path) -> None:

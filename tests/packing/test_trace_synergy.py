@@ -9,8 +9,9 @@ import pytest
 from packgap.errors import InstanceError, PackgapError
 from packgap.instances.packing import synergy_replay
 from tests.packing.test_trace_common import built, write_lines
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "synergy"
+TRACES = trace_path("synergy")
 
 
 def write_synergy(folder: Path, rows: tuple[str, ...] | None = None) -> Path:

@@ -20,8 +20,9 @@ from packgap.instances.placement.variability import (
 )
 from packgap.placement import FAMILY
 from packgap.placement.instance import from_dict, to_dict
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
+TRACES = trace_path("pal")
 
 
 def _write_profiles(folder: Path) -> None:

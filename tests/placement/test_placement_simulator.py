@@ -22,8 +22,9 @@ from packgap.instances.placement.traces import read_gpu_table, read_workload
 from packgap.placement import FAMILY
 from packgap.placement.simulator import Cluster, SimJob, simulate
 from packgap.solvers.outcome import SolveOptions
+from tests.traces import trace_path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "traces" / "pal"
+TRACES = trace_path("pal")
 
 
 def _job(jid: str, gpus: int, submit: float, work: float, cls: str = "A") -> SimJob:

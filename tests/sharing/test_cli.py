@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,9 @@ import pytest
 from packgap import jsonio
 from packgap.analysis.registry import kit
 from tests.clirun import packgap
+from tests.traces import trace_path
 
-TRACES = Path(os.environ.get("PACKGAP_TRACES", Path(__file__).resolve().parents[3] / "shared" / "traces"))
+TRACES = trace_path()
 
 
 def test_kit_is_registered_with_every_piece() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pyomo.environ as pyo
@@ -10,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packgap.errors import PackgapError
+from packgap.deadline import within
+from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers.cpsat import new_model, solve_cpsat
-from packgap.solvers.flow import assignment, integer_costs, min_cost_flow
+from packgap.solvers.flow import assignment, capacitated_assignment, integer_costs, min_cost_flow
 from packgap.solvers.matching import max_weight_matching
 from packgap.solvers.outcome import SolveOptions
 from packgap.solvers.pyomo_models import solve_pyomo
@@ -90,6 +92,30 @@ def test_highs_statuses_and_bound():
     assert out.status == Status.OPTIMAL and out.objective == pytest.approx(5) and out.bound == pytest.approx(5)
     model.bad = pyo.Constraint(expr=sum(model.x[i] for i in range(3)) >= 4)
     assert solve_pyomo(model, SolveOptions()).status == Status.INFEASIBLE
+
+
+def test_the_hand_over_to_highs_is_chunked_and_stops_between_chunks():
+    """Rows go to HiGHS a chunk at a time (issue 31): the answer is the one-piece hand-over's,
+    and a deadline already passed stops it at the first check with the model left intact."""
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(range(300), bounds=(0, 1))
+    model.pair = pyo.Constraint(range(299), rule=lambda m, i: m.x[i] + m.x[i + 1] >= 1)
+    model.o = pyo.Objective(expr=sum((1 + i % 3) * model.x[i] for i in range(300)))
+    out = solve_pyomo(model, SolveOptions(time_limit=30))
+    assert out.status == Status.OPTIMAL and out.objective == pytest.approx(out.bound)
+    assert pyo.value(model.o) == pytest.approx(out.objective)
+    with within(1e-6, "outer"):
+        time.sleep(1e-3)
+        cut = solve_pyomo(model, SolveOptions())
+    assert cut.status == Status.TIMEOUT and "while handing the model to HiGHS" in cut.message
+    assert all(row.active for row in model.pair.values())
+
+
+def test_a_flow_that_cannot_finish_in_time_is_not_started():
+    costs = np.zeros((1000, 1000), dtype=np.int64)
+    with within(0.5, "planning"), pytest.raises(TimeLimitReached, match="min-cost flow over 1,000,000 arcs"):
+        capacitated_assignment(costs, np.ones(1000, dtype=np.int64))
+    assert capacitated_assignment(costs[:5, :5], np.ones(5, dtype=np.int64)).cost == 0
 
 
 def test_cpsat_time_limit_is_a_status():

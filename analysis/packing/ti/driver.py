@@ -45,7 +45,8 @@ from packgap.analysis.packing.ti.lp import LevelState, column_generation, intege
 from packgap.analysis.packing.ti.rounding import round_answer
 from packgap.analysis.packing.ti.search import Search
 from packgap.analysis.packing.ti.settings import TiSettings
-from packgap.deadline import interrupt_after
+from packgap.deadline import within
+from packgap.errors import TimeLimitReached
 from packgap.models.packing import cpsat, ti_duals, ti_grid
 from packgap.packing import PackingInstance, PackingSolution
 from packgap.packing.evaluate import outcomes
@@ -89,8 +90,15 @@ class TiOutcome:
 
 
 def _polish(search: Search, allowed: set[tuple[int, int]], options: SolveOptions) -> bool:
-    """CP-SAT over the options still in play (module docstring); True when it timed out."""
-    cp = cpsat.build_cpsat(search.instance, search.best[1], rounding="feasible", floor=search.bound, allowed=allowed)
+    """CP-SAT over the options still in play (module docstring); True when it timed out (its
+    build, which checks the deadline, included)."""
+    try:
+        with within(search.time_left(), "building the CP-SAT polish"):
+            cp = cpsat.build_cpsat(
+                search.instance, search.best[1], rounding="feasible", floor=search.bound, allowed=allowed
+            )
+    except TimeLimitReached:
+        return True
     left = search.time_left()
     if left is not None and left < 0.1:
         return True
@@ -146,8 +154,8 @@ def solve_ti(
     called once the first level's model data exist)."""
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     # The candidate groups and the first universe are Python with no clock of their own
-    # (500 jobs: 15.4 s under a 5 s limit before this guard).
-    with interrupt_after(options.time_limit, "building the time-indexed columns"):
+    # (500 jobs: 15.4 s under a 5 s limit before this guard); they check the deadline.
+    with within(options.time_limit, "building the time-indexed columns"):
         search = Search(instance, hints, deadline)
         horizon = max(o.completion for o in outcomes(instance, search.best[1]))
         on_grid = cpsat.resolution(instance, search.cands, horizon)[1]

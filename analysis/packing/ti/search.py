@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from packgap.analysis.packing.ti.local_search import local_search
+from packgap.deadline import check
 from packgap.errors import ValidationError
 from packgap.models.packing import ti_grid
 from packgap.models.packing.bounds import lower_bound
@@ -38,6 +39,7 @@ class Search:
         alone = [(i, range(len(instance.gpu_types))) for _, i in singles]
         self.best = self._scored(place(instance, self.cands, serial_schedule(instance, self.cands, alone, self.w)))
         for hint in hints:
+            check()
             self.offer(hint)
         self.bound = lower_bound(instance).objective
         self.settled = float("nan")  # the answer local search stopped at a local optimum from
