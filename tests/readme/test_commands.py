@@ -41,6 +41,9 @@ def root() -> typer.main.TyperGroup:
 def test_readme_commands_exist_with_their_options(root: typer.main.TyperGroup, args: list[str]) -> None:
     command: Any = root
     words = list(args)
+    root_options = {flag for p in root.params for flag in (*p.opts, *p.secondary_opts)}
+    while len(words) > 1 and words[0] in root_options and words[0] != "--version":
+        del words[:2]  # ``packgap --plugin FILE COMMAND ...``: a root option and its value
     while hasattr(command, "commands") and words and words[0] in command.commands:
         command = command.commands[words.pop(0)]
     starts_with_option = bool(words) and words[0].startswith("-")
