@@ -276,6 +276,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "sharing:jobs[].steps": ("", "s = ceil(B / b), accumulation steps per iteration"),
     "sharing:jobs[].co_runner": ("", "job already on one of its GPUs when it started (null: none)"),
     "sharing:preemptive": ("", "the schedule preempts jobs (Tiresias)"),
+    "sharing:resume_overhead_s": ("s", "no-progress time each resume pays on top of the cluster's preemption overhead"),
     "calibration:granularity": ("%", "LGRR step of the MPS share limits"),
     "calibration:now": ("s", "time of calibration, against which deadlines are measured"),
     "calibration:jobs[].gpus": ("", "global GPU indices of the job's workers"),

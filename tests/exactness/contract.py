@@ -45,7 +45,7 @@ SOLVER_GAP = 1e-6
 OPTIONS = SolveOptions(time_limit=60.0, seed=0)
 #: Exact methods (family, name) whose answer comes without their own objective value, because
 #: the answer is not the model's own solution: the best heuristic beside a bound (sharing's
-#: bound and bound-lp), a replay of a relaxation's completion order (sharing's exact-milp and
+#: bound, bound-lp and class-bound), a replay of a relaxation's completion order (sharing's exact-milp and
 #: exact-cpsat), the better of CP-SAT's answer on rounded data and its hint, re-timed
 #: (packing's exact-cpsat), LP rounding with a CP-SAT polish (packing's exact-ti), Lagrangian
 #: repairs or the pruned MILP (placement's exact-blocks); and Horn's flow, which prices
@@ -54,6 +54,7 @@ WITHOUT_INTERNAL_OBJECTIVE: frozenset[tuple[str, str]] = frozenset(
     {
         ("sharing", "bound"),
         ("sharing", "bound-lp"),
+        ("sharing", "class-bound"),
         ("sharing", "exact-milp"),
         ("sharing", "exact-cpsat"),
         ("packing", "exact-cpsat"),

@@ -112,8 +112,10 @@ def test_a_timed_out_run_returns_its_incumbent_and_a_valid_bound() -> None:
     # than 0.5 s to build (issue 31); the levels still cannot close the gap in 3 s.
     out = solve_ti(inst, [], SolveOptions(time_limit=3.0))
     FAMILY.validate(inst, out.solution)
-    assert out.status == Status.TIMEOUT
-    assert lower_bound(inst).objective <= out.bound <= out.objective
+    # Stopped by the limit either inside a level (timeout) or between levels, gap left open
+    # (feasible): which one depends on the machine's speed, the answer's validity does not.
+    assert out.status in (Status.TIMEOUT, Status.FEASIBLE)
+    assert lower_bound(inst).objective <= out.bound < out.objective
     assert out.objective == pytest.approx(FAMILY.evaluate(inst, out.solution).objective)
 
 
