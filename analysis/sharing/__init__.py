@@ -78,7 +78,7 @@ KIT = FamilyKit(
             ),
             required=("jobs",),
             size_option="jobs",
-            example={"jobs": 6, "seed": 1, "nodes": 1},
+            example={"jobs": 6, "seed": 1, "nodes": 1, "workload": "v1"},
         ),
     ),
     trace_builders=(

@@ -66,7 +66,9 @@ def _check(instance: SharingInstance, skip: tuple[str, ...] = (), solver: str = 
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(instances())
 def test_random_workloads(instance):
-    _check(instance, skip=("exact-cpsat",))
+    # class-bound solves an LP of seconds per instance: its own hypothesis test
+    # (tests/sharing/test_class_bound.py) holds it below exact-bb's optimum.
+    _check(instance, skip=("exact-cpsat", "class-bound"))
 
 
 @pytest.mark.parametrize("solver", OTHER_SOLVERS)
