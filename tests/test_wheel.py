@@ -2,7 +2,9 @@
 ``packgap``, and it runs from a folder holding a researcher's own ``models``, ``analysis``,
 ``solvers`` and ``paper_figures`` packages without importing them.
 
-The wheel is built without isolation (no download) and installed without dependencies into a
+The wheel is built without isolation (no download), from a copy of the tracked tree: setuptools
+writes ``build/`` and ``*.egg-info`` beside the sources, and two suites building from one checkout
+at once (``make test-repeat``) removed each other's files. It is installed without dependencies into a
 fresh virtual environment outside the repository that sees this environment's third-party
 packages through a ``.pth`` line; this environment's editable ``packgap`` is invisible there
 (``.pth`` files of an added path are not processed).
@@ -11,6 +13,7 @@ packages through a ``.pth`` line; this environment's editable ``packgap`` is inv
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -34,9 +37,20 @@ def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment with the wheel installed; returns its ``bin`` folder."""
     base = tmp_path_factory.mktemp("wheel")
-    built = _run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", ROOT, cwd=base)
+    source = base / "source"
+    tracked = _run("git", "ls-files", "-z", cwd=ROOT)
+    assert tracked.returncode == 0, tracked.stderr
+    for name in filter(None, tracked.stdout.split("\0")):
+        origin, copy = ROOT / name, source / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_symlink():  # packgap/<layer> links to the layer's folder
+            copy.symlink_to(os.readlink(origin))
+        elif origin.is_file():
+            shutil.copy2(origin, copy)
+    dist = base / "dist"
+    built = _run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, source, cwd=base)
     assert built.returncode == 0, built.stderr[-2000:]
-    (wheel,) = (base / "dist").glob("packgap-*.whl")
+    (wheel,) = dist.glob("packgap-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         top_level = next(n for n in archive.namelist() if n.endswith(".dist-info/top_level.txt"))
         assert archive.read(top_level).decode().split() == ["packgap"]
