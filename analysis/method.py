@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import packgap
-from packgap.deadline import within
+from packgap.deadline import BUILD_RESERVE, within
 from packgap.errors import PackgapError, TimeLimitReached
 from packgap.result import Status
 from packgap.solvers import catalogue
@@ -60,8 +60,9 @@ class RunContext:
 
     def building(self) -> AbstractContextManager[None]:
         """Guard a model build (pure Python, no clock of its own): :meth:`limited` for
-        ``"building the model"``."""
-        return self.limited("building the model")
+        ``"building the model"``, stopping :data:`~packgap.deadline.BUILD_RESERVE` x the build's
+        time early so that freeing a stopped build stays inside the limit."""
+        return within(self.time_left(), "building the model", BUILD_RESERVE)
 
     def limited(self, what: str) -> AbstractContextManager[None]:
         """Run the block under the run's deadline, doing ``what``: once the time limit passes,

@@ -5,6 +5,7 @@ building, solving, validation and scoring. The promise is ``wall <= 1.05 x limit
 
     python -m benchmarks.time_limits --limits 5,20 [--families placement,sharing]
     python -m benchmarks.time_limits --limits 1,5 --large
+    python -m benchmarks.time_limits --limits 20 --large --families packing --methods exact-ti
     python -m benchmarks.time_limits --limits 5 --solver scip   # the methods that take a solver, on SCIP
 
 ``--large`` runs the methods that take a time limit on :data:`LARGE_CASES`, where the limit
@@ -78,15 +79,20 @@ def timed(family: str, options: Mapping[str, Any], method: str, limit: float, so
 
 
 def every_run(
-    limits: list[float], families: list[str] | None = None, large: bool = False, solver: str = "highs"
+    limits: list[float],
+    families: list[str] | None = None,
+    large: bool = False,
+    solver: str = "highs",
+    methods: list[str] | None = None,
 ) -> Iterator[Timing]:
-    """Every method on :data:`CASES`; with ``large``, those that take a time limit on
-    :data:`LARGE_CASES`; with another ``solver`` than HiGHS, only the methods that take it."""
+    """Every method (or those named in ``methods``) on :data:`CASES`; with ``large``, those that
+    take a time limit on :data:`LARGE_CASES`; with another ``solver`` than HiGHS, only the
+    methods that take it."""
     for limit in limits:
         for family, options in LARGE_CASES if large else CASES:
             if families is None or family in families:
                 for name, method in registry.methods(family).items():
-                    if solver != "highs" and solver not in method.solvers:
+                    if (solver != "highs" and solver not in method.solvers) or (methods and name not in methods):
                         continue
                     if not large or method.options_for(SolveOptions()).time_limit is not None:
                         yield timed(family, options, name, limit, solver)
@@ -98,10 +104,13 @@ def main() -> None:
     parser.add_argument("--families", default=None, help="comma-separated families (default: all)")
     parser.add_argument("--large", action="store_true", help="the methods with a time limit on LARGE_CASES")
     parser.add_argument("--solver", default="highs", help="LP / MILP solver (another: only the methods taking it)")
+    parser.add_argument("--methods", default=None, help="comma-separated method names (default: all)")
     args = parser.parse_args()
     worst: Timing | None = None
     families = args.families.split(",") if args.families else None
-    for t in every_run([float(x) for x in args.limits.split(",")], families, args.large, args.solver):
+    methods = args.methods.split(",") if args.methods else None
+    limits = [float(x) for x in args.limits.split(",")]
+    for t in every_run(limits, families, args.large, args.solver, methods):
         flag = "" if t.kept else "  OVER"
         line = f"{t.family:12} {t.size:18} {t.method:20} {t.limit:5g} s  wall {t.wall:7.2f} s  {t.status}{flag}"
         print(line, flush=True)

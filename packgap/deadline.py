@@ -40,13 +40,28 @@ EVERY = 64
 
 @dataclass(frozen=True)
 class Deadline:
-    """The moment (``time.perf_counter``) by which the work named ``what`` must stop."""
+    """The moment (``time.perf_counter``) by which the work named ``what`` must stop.
+
+    With a ``reserve`` the work stops ``reserve`` x its own running time (since ``began``)
+    sooner: what a stopped model build leaves is freed after the stop, on the caller's clock
+    (a CP-SAT build of 500 jobs stopped after 13 s took 1.3 s to free, :data:`BUILD_RESERVE`)."""
 
     at: float
     what: str
+    began: float = 0.0
+    reserve: float = 0.0
+
+    def stop_at(self, now: float) -> float:
+        return self.at - self.reserve * max(now - self.began, 0.0)
 
     def left(self) -> float:
-        return self.at - time.perf_counter()
+        now = time.perf_counter()
+        return self.stop_at(now) - now
+
+
+#: The share of a model build's running time kept to free what a stopped build leaves
+#: (measured 0.03-0.10 for CP-SAT packing models of 500 jobs stopped after 8-14 s).
+BUILD_RESERVE = 0.12
 
 
 _current: ContextVar[Deadline | None] = ContextVar("packgap_deadline", default=None)
@@ -60,7 +75,7 @@ def current() -> Deadline | None:
 def check() -> None:
     """Raise :class:`TimeLimitReached` (naming what runs) once the deadline in force has passed."""
     deadline = _current.get()
-    if deadline is not None and time.perf_counter() >= deadline.at:
+    if deadline is not None and (now := time.perf_counter()) >= deadline.stop_at(now):
         raise TimeLimitReached(f"time limit reached while {deadline.what}")
 
 
@@ -83,19 +98,21 @@ def fits(seconds: float, what: str) -> None:
 
 
 @contextmanager
-def within(seconds: float | None, what: str) -> Iterator[None]:
-    """Run the block under a deadline ``seconds`` from now, doing ``what``.
+def within(seconds: float | None, what: str, reserve: float = 0.0) -> Iterator[None]:
+    """Run the block under a deadline ``seconds`` from now, doing ``what``, stopping
+    ``reserve`` x the block's running time before it (:class:`Deadline`).
 
     An outer deadline that comes sooner stays in force (named ``what`` inside the block);
     ``None`` adds no limit of its own. A limit already spent raises :class:`TimeLimitReached`
     before the block starts."""
     outer = _current.get()
     at = outer.at if outer is not None else None
+    now = time.perf_counter()
     if seconds is not None:
         if seconds <= 0:
             raise TimeLimitReached(f"time limit reached before {what}")
-        at = time.perf_counter() + seconds if at is None else min(at, time.perf_counter() + seconds)
-    token = _current.set(None if at is None else Deadline(at, what))
+        at = now + seconds if at is None else min(at, now + seconds)
+    token = _current.set(None if at is None else Deadline(at, what, now, reserve))
     try:
         yield
     finally:

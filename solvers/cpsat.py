@@ -29,6 +29,12 @@ def new_model() -> Any:
     return _cp_model().CpModel()
 
 
+def weighted_sum(variables: list[Any], coefficients: list[int]) -> Any:
+    """``sum(c * v)`` as one expression: no Python expression object per term (500 jobs,
+    700 k of them took 2 s to free after a deadline stopped a build)."""
+    return _cp_model().LinearExpr.weighted_sum(variables, coefficients)
+
+
 def solve_cpsat(model: Any, options: SolveOptions) -> tuple[SolverOutcome, Any]:
     """Solve ``model``; returns the outcome and the ``CpSolver`` for reading values."""
     cp_model = _cp_model()
