@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -23,6 +24,13 @@ from tests.traces import NO_TRACES, root
 settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("PACKGAP_HYPOTHESIS", "repeatable"))
+
+# The Ctrl-C tests interrupt this process and the CLI processes it starts, as a terminal would.
+# A shell's background job starts with SIGINT ignored, Python then raises no KeyboardInterrupt
+# and the ignore passes on to every child: started so (``nohup make test-repeat &``), those
+# tests failed or spun forever. A handler, unlike an ignore, is reset to the default at exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
