@@ -115,6 +115,8 @@ def demo(
         tables = run_demo(kits, time_limit, on_done=done)
     for t in tables:
         result_table(t.results, title=t.demo.title, instances=False)
+        if t.demo.note:
+            out.print(t.demo.note, highlight=False)
         out.print(f"{t.family} instance {t.instance}", highlight=False)
         for r in t.results:
             if r.message and r.status != Status.OPTIMAL:

@@ -372,7 +372,8 @@ class Demo:
 
     ``title`` names the system and paper (e.g. "SJF-BSBF: GPU sharing"); ``generator`` is the
     name of one of the kit's generators and ``options`` its options; ``methods`` the registered
-    methods shown, exact ones included; ``time_limit`` the wall seconds per exact method.
+    methods shown, exact ones included; ``time_limit`` the wall seconds per exact method;
+    ``note`` is printed under the table (e.g. which bound certifies which gap).
     """
 
     title: str
@@ -380,6 +381,7 @@ class Demo:
     options: Mapping[str, Any]
     methods: tuple[str, ...]
     time_limit: float = 10.0
+    note: str = ""
 
 
 @dataclass(frozen=True)

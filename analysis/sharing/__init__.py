@@ -130,5 +130,12 @@ KIT = FamilyKit(
         "sharing",
         {"jobs": 6, "seed": 1, "nodes": 4, "hours": 0.5, "workload": "physical"},
         ("fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf", "exact-bb"),
+        note=(
+            "Which bound is which: certified gap, for FIFO, SJF, SJF-FFS and SJF-BSBF (non-preemptive): their\n"
+            "class gap, against the best bound over non-preemptive schedules (exact-bb's proven optimum here;\n"
+            "class-bound's run LP where no optimum is proven); for Tiresias (preemptive): against the best bound\n"
+            "for every schedule. Certified gap, all classes: every policy against the best bound that holds with\n"
+            "preemption too (exact-bb's own bound, the rate LP)."
+        ),
     ),
 )

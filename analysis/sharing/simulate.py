@@ -4,16 +4,13 @@ large/small split) and valid bounds on the average JCT beside them: the cheap bo
 (:mod:`packgap.models.sharing.bound`) and, with ``--bound lp`` (the default), the rate LP
 (:mod:`packgap.analysis.sharing.lp_bound`; about 10 s at 240 jobs on 64 GPUs, 25 s on a Pollux
 file, within the time limit) or, with ``--bound milp``, the rate LP with completion-slot
-binaries (HiGHS's MIP dual bound; stronger on small instances: README 6-job instances 10.7 %
-mean certified gap against the LP's 16.2 %, 8 jobs 14.5 % against 17.8 %, 0.4-60 s each on the
-loaded machine). ``bound_avg_jct_s`` is the larger of the two: all hold with and without
-preemption. With ``--bound class`` the rate LP is computed too, and beside it
+binaries (HiGHS's MIP dual bound; stronger on small instances, measured in
+``docs/families/sharing.md``). ``bound_avg_jct_s`` is the larger of the two: all hold with and
+without preemption. With ``--bound class`` the rate LP is computed too, and beside it
 ``class_bound_avg_jct_s``: the class bound of :mod:`packgap.models.sharing.run_lp` (raised to
 ``bound_avg_jct_s`` where that is larger), valid for the non-preemptive policies only (FIFO,
-SJF, SJF-FFS, SJF-BSBF); the table's class gap is against it, and Tiresias gets none. Measured
-(README instances, seeds 1-10, against exact-bb's proven optimum): the rate LP lies 13.9 % (6
-jobs) and 13.0 % (8 jobs) below it on average, the class bound 7.5 % and 8.8 % (1-38 s each on
-the loaded 2-core machine)."""
+SJF, SJF-FFS, SJF-BSBF); the table's class gap is against it, and Tiresias gets none. How far
+each lies below exact-bb's proven optimum: ``docs/families/sharing.md``, "The class bound"."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ def test_the_demo_shows_every_family_with_certified_gaps(tmp_path) -> None:
         assert kit.demo.title in done.stdout
         assert re.search(rf"^{kit.name} instance \S+$", done.stdout, re.MULTILINE), kit.name
         assert f"({kit.objective_unit})" in done.stdout, kit.name
+        assert kit.demo.note in done.stdout, kit.name  # under its table: which bound is which
         for method in kit.demo.methods:
             # every row certified: a gap in percent and the bound it is measured against
             row = rf"│ {re.escape(method)} +│ (optimal|feasible) .*│ \d+\.\d\d% +│ \S+ (optimum|bound) \("
