@@ -15,6 +15,7 @@ from packgap.paper_figures.sjf_bsbf import plots
 from packgap.paper_figures.sjf_bsbf.common import (
     bound_values,
     cause,
+    class_in,
     mean_bound,
     mean_metric,
     seed_range,
@@ -51,7 +52,7 @@ def table2(quick: bool, tick: Tick) -> list[dict[str, Any]]:
     rows = []
     for seed in seed_range(quick):
         inst = table2_instance(seed)
-        row = simulate_row(inst, {"seed": seed}, tick)
+        row = simulate_row(inst, {"seed": seed}, tick, class_bound=class_in(quick))
         milp = _milp(quick)
         # The wall-clock limit is a backstop far above the node limit's need; the row says which stopped it.
         ctx = RunContext(SolveOptions(time_limit=300.0, node_limit=milp["MILP nodes"]), {}, Clock())

@@ -38,6 +38,7 @@ from packgap.paper_figures.sjf_bsbf.common import (
     SHARING_CAUSE,
     bound_values,
     cause,
+    class_in,
     lp_in,
     mean_metric,
     seed_range,
@@ -93,10 +94,10 @@ def _load(jobs: int, quick: bool, tick: Tick) -> list[dict[str, Any]]:
     from packgap.instances.sharing.traces import from_pollux
     from packgap.paper_figures.sjf_bsbf.pollux_load import workload_files
 
-    rows = [
-        simulate_row(generate(jobs, seed), {"workload": GENERATED, "seed": seed, "jobs": jobs}, tick, lp_in(quick))
-        for seed in seed_range(quick)
-    ]
+    rows = []
+    for seed in seed_range(quick):
+        extra = {"workload": GENERATED, "seed": seed, "jobs": jobs}
+        rows.append(simulate_row(generate(jobs, seed), extra, tick, lp_in(quick), class_in(quick)))
     files = workload_files(quick)
     if isinstance(files, str):
         return [*rows, {"workload": POLLUX, "missing": files}]

@@ -38,6 +38,23 @@ def _rows(workload: str, seed: int) -> dict[str, object]:
     return simulate_row(generate(24, seed, nodes=2), {"workload": workload, "seed": seed}, lambda *a: None, False)
 
 
+def test_with_the_class_bound_each_non_preemptive_policy_gets_its_class_gap() -> None:
+    """Issue 35.3: FIFO, SJF, SJF-FFS and SJF-BSBF get their class gap beside their certified gap
+    against the bound valid for every schedule, each row naming its bound; Tiresias gets none."""
+    from packgap.instances.sharing.generator import generate
+    from packgap.paper_figures.sjf_bsbf.common import CLASS_NOTE, NON_PREEMPTIVE, bound_values, simulate_row
+
+    inst = generate(6, 3, nodes=4, hours=0.5, workload="physical")
+    row = simulate_row(inst, {"seed": 3}, lambda *a: None, class_bound=True)
+    values = {v.quantity: v for v in bound_values("Table II", [row], 1.0, "s")}
+    assert not [q for q in values if q.startswith("tiresias")]
+    for p in NON_PREEMPTIVE:
+        cls, every = values[f"{p} class gap"], values[f"{p} certified gap, all classes"]
+        assert cls.ours is not None and every.ours is not None and cls.note == CLASS_NOTE
+        assert 0 <= cls.ours < every.ours, p  # the class bound is the tighter one here
+    assert values["class bound on avg JCT"].ours > values["cheap bound on avg JCT"].ours
+
+
 def test_table_iii_compares_both_workloads_with_the_claim_vs_sjf() -> None:
     from packgap.paper_figures.sjf_bsbf import table3_table4 as t
 
