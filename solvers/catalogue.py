@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
+from typing import Any
 
 from packgap.errors import SolverUnavailableError, UnknownNameError
 
@@ -52,6 +53,14 @@ def check_name(name: object, field: str = "solver") -> str:
 def unavailable(name: str, why: str) -> SolverUnavailableError:
     """The one-line error of a back-end that cannot run here: the solver, why, and the fix."""
     return SolverUnavailableError(f"solver {name} is not available: {why} ({BACKENDS[name].fix})")
+
+
+def imported(name: str, module: str) -> Any:
+    """Back-end ``name``'s Python package ``module``, imported; :func:`unavailable` when it cannot be."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise unavailable(name, f"{module} cannot be imported ({exc})") from None
 
 
 def is_installed(name: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from packgap.result import Status
-from packgap.solvers.catalogue import unavailable
+from packgap.solvers.catalogue import imported, unavailable
 from packgap.solvers.interrupt import stoppable
 from packgap.solvers.matrix import ArrayMip, LpSolution
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
@@ -33,11 +33,7 @@ LICENCE_ERRORS = (1016, 32201)
 
 
 def _cplex() -> Any:
-    try:
-        import cplex
-    except ImportError as exc:
-        raise unavailable("cplex", f"cplex cannot be imported ({exc})") from None
-    return cplex
+    return imported("cplex", "cplex")
 
 
 def version() -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from packgap.result import Status
-from packgap.solvers.catalogue import unavailable
+from packgap.solvers.catalogue import imported, unavailable
 from packgap.solvers.interrupt import stoppable
 from packgap.solvers.matrix import ArrayMip, LpSolution
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
@@ -30,11 +30,7 @@ LICENCE_ERRORS = (10009, 10010)
 
 
 def _gurobipy() -> Any:
-    try:
-        import gurobipy
-    except ImportError as exc:
-        raise unavailable("gurobi", f"gurobipy cannot be imported ({exc})") from None
-    return gurobipy
+    return imported("gurobi", "gurobipy")
 
 
 def version() -> str:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from packgap.result import Status
-from packgap.solvers.catalogue import unavailable
+from packgap.solvers.catalogue import imported
 from packgap.solvers.interrupt import stoppable
 from packgap.solvers.matrix import ArrayMip, LpSolution
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
@@ -45,11 +45,7 @@ STATUSES = {
 
 
 def _pyscipopt() -> Any:
-    try:
-        import pyscipopt
-    except ImportError as exc:
-        raise unavailable("scip", f"pyscipopt cannot be imported ({exc})") from None
-    return pyscipopt
+    return imported("scip", "pyscipopt")
 
 
 def version() -> str:

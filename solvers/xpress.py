@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from packgap.result import Status
-from packgap.solvers.catalogue import unavailable
+from packgap.solvers.catalogue import imported, unavailable
 from packgap.solvers.interrupt import sigint_restored, stoppable
 from packgap.solvers.matrix import ArrayMip, LpSolution
 from packgap.solvers.outcome import MIN_SOLVE_S, SolveOptions
@@ -31,11 +31,7 @@ INFINITY = 1e20
 
 
 def _xpress() -> Any:
-    try:
-        import xpress
-    except ImportError as exc:
-        raise unavailable("xpress", f"xpress cannot be imported ({exc})") from None
-    return xpress
+    return imported("xpress", "xpress")
 
 
 def version() -> str:
