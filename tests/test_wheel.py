@@ -2,7 +2,7 @@
 ``packgap``, and it runs from a folder holding a researcher's own ``models``, ``analysis``,
 ``solvers`` and ``paper_figures`` packages without importing them.
 
-The wheel is built without isolation (no download), from a copy of the tracked tree: setuptools
+The wheel is built without isolation (no download), from a copy of the source tree: setuptools
 writes ``build/`` and ``*.egg-info`` beside the sources, and two suites building from one checkout
 at once (``make test-repeat``) removed each other's files. It is installed without dependencies into a
 fresh virtual environment outside the repository that sees this environment's third-party
@@ -25,6 +25,27 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_PACKAGES = ("models", "analysis", "solvers", "heuristics", "instances", "paper_figures")
+#: What a checkout's root holds beside its sources (build outputs, environments, caches, results).
+NOT_SOURCES: tuple[str, ...] = (
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    ".*_cache",
+    ".benchmarks",
+    ".hypothesis",
+    "site",
+)
+NOT_SOURCES += ("figures", "figures-quick", "solver-bench", "tutorial-out", "*.duckdb*", "demo-*.json")
+
+
+def _not_sources(folder: str, names: list[str]) -> set[str]:
+    """:data:`NOT_SOURCES` at the root, ``__pycache__`` everywhere (``shutil.copytree``'s ignore)."""
+    skipped = {n for n in names if n == "__pycache__"}
+    if Path(folder) == ROOT:
+        skipped |= shutil.ignore_patterns(*NOT_SOURCES)(folder, names)
+    return skipped
 
 
 def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -38,15 +59,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment with the wheel installed; returns its ``bin`` folder."""
     base = tmp_path_factory.mktemp("wheel")
     source = base / "source"
-    tracked = _run("git", "ls-files", "-z", cwd=ROOT)
-    assert tracked.returncode == 0, tracked.stderr
-    for name in filter(None, tracked.stdout.split("\0")):
-        origin, copy = ROOT / name, source / name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        if origin.is_symlink():  # packgap/<layer> links to the layer's folder
-            copy.symlink_to(os.readlink(origin))
-        elif origin.is_file():
-            shutil.copy2(origin, copy)
+    # symlinks=True keeps packgap/<layer> links to the layers' folders (no git needed: a zip works too).
+    shutil.copytree(ROOT, source, symlinks=True, ignore=_not_sources)
     dist = base / "dist"
     built = _run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", dist, source, cwd=base)
     assert built.returncode == 0, built.stderr[-2000:]
