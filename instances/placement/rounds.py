@@ -81,10 +81,11 @@ def generate_round(
             break
         n = min(demands[i], left)
         if strict and n < demands[i]:
-            raise PackgapError(
-                f"--jobs {jobs}: only {i} jobs of this draw fit on {gpus} GPUs (seed {seed}); "
-                f"use more --gpus or at most --jobs {i}"
-            )
+            # No job fitting leaves --gpus as the one advice (--jobs starts at 1).
+            advice = f"use more --gpus or at most --jobs {i}"
+            if i == 0:
+                advice = f"its first job needs {demands[i]} GPUs: use more --gpus"
+            raise PackgapError(f"--jobs {jobs}: only {i} jobs of this draw fit on {gpus} GPUs (seed {seed}); {advice}")
         model = models[i]
         placed.append(Job(f"j{i}", n, PAPER_MODEL_CLASSES[model], model, round(float(work[i]), 3)))
         left -= n

@@ -4,13 +4,14 @@ seed gives the same bytes (issue 12): a property over seeds and sizes, for every
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap import jsonio
-from packgap.analysis.kit import Generator, check_options
+from packgap.analysis.kit import Generator, GeneratorNote, check_options
 from packgap.analysis.registry import generators, read_document, to_document
 
 GENERATORS = list(generators().values())
@@ -22,7 +23,11 @@ def _build(gen: Generator, seed: int, grow: int) -> str:
         opts["seed"] = seed
     if gen.size_option is not None:
         opts[gen.size_option] = max(1, int(opts.get(gen.size_option, 4)) + grow)
-    instance = gen.build(check_options(gen.options, opts, gen.name))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        instance = gen.build(check_options(gen.options, opts, gen.name))
+    # A draw that does not fit as asked is told by the generator's own note, never by another warning.
+    assert all(issubclass(w.category, GeneratorNote) for w in caught), [str(w.message) for w in caught]
     return jsonio.dumps(to_document(gen.target, instance))
 
 
