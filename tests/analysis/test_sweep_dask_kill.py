@@ -37,7 +37,7 @@ def test_killed_worker_loses_no_row_and_stores_none_twice(tmp_path: Path) -> Non
     assert len(cells) == CELLS
     store = ResultStore(tmp_path / "s.duckdb")
     done: list[SolveResult] = []
-    with distributed.LocalCluster(n_workers=4, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=4, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         victim = min(nanny.process.process.pid for nanny in cluster.workers.values())
 
         def on_done(result: SolveResult, reused: bool) -> None:

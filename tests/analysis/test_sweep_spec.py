@@ -67,8 +67,10 @@ def test_dask_local_cluster_gives_the_local_rows(tmp_path: Path) -> None:
     assert (
         packgap("sweep", "--spec", "s.toml", "--store", "local.duckdb", "--workers", "2", cwd=tmp_path).returncode == 0
     )
+    # The scheduler's HTTP server starts even without a dashboard, on port 8787 unless told: a
+    # second suite beside this one (make test-repeat) met it taken. ":0" takes a free port.
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         args = ("sweep", "--spec", "s.toml", "--store", "dask.duckdb", "--scheduler", cluster.scheduler_address)
         done = packgap(*args, cwd=tmp_path)
