@@ -5,6 +5,7 @@ computed agreement (issues 13, 19)."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -139,18 +140,31 @@ def test_named_reproductions_keep_the_others_in_reproduction_md(tmp_path: Path) 
     assert record.index("| CUCKOO | Table 4 |") < record.index("| CUCKOO | Table 6 |")  # in the registry's order
 
 
+#: A folder where each worker running :func:`_in_a_worker` leaves a file as it starts.
+STARTED = "PACKGAP_TEST_STARTED"
+
+
 def _in_a_worker(quick: bool, tick: Any) -> list[dict[str, Any]]:
+    if STARTED in os.environ:
+        (Path(os.environ[STARTED]) / str(os.getpid())).touch()
     return [{"x": 3.0, "y": 1.5, "pid": os.getpid()}]
 
 
 def _failing(quick: bool, tick: Any) -> list[dict[str, Any]]:
+    """Fail once the other reproduction runs (with :data:`STARTED` set): failing sooner cancels
+    it before it starts, as a queued one is, and under load that once came first (make test-repeat)."""
+    given_up = time.monotonic() + 60
+    while STARTED in os.environ and not any(Path(os.environ[STARTED]).iterdir()) and time.monotonic() < given_up:
+        time.sleep(0.01)
     raise ValueError("a reproduction's own error")
 
 
-def test_workers_compute_in_other_processes_and_store_every_row(tmp_path: Path) -> None:
+def test_workers_compute_in_other_processes_and_store_every_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`figures --workers 2`: each reproduction computed in a process of its own, every row set
     stored once, the record the same as one process writes; an error in one reproduction is
-    raised after the others have finished and been stored."""
+    raised after the others running beside it have finished and been stored."""
     first = replace(FAKE, name="fake-a", compute=_in_a_worker)
     second = replace(FAKE, name="fake-b", compute=_in_a_worker)
     broken = replace(FAKE, name="fake-c", compute=_failing)
@@ -160,6 +174,8 @@ def test_workers_compute_in_other_processes_and_store_every_row(tmp_path: Path) 
             [first, second], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick, workers=2
         )
         again = reproduce([first, second], quick=True, out=tmp_path, store=store, recompute=False, tick=no_tick)
+        (tmp_path / "started").mkdir()
+        monkeypatch.setenv(STARTED, str(tmp_path / "started"))  # the workers start after this
         with pytest.raises(ValueError, match="own error"):
             reproduce([broken, first], quick=False, out=tmp_path, store=store, recompute=False, tick=no_tick, workers=2)
         kept = reproduce([first], quick=False, out=tmp_path, store=store, recompute=False, tick=no_tick)
