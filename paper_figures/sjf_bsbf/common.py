@@ -18,7 +18,7 @@ scheduling cannot express; porting it faithfully is a project of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -122,24 +122,25 @@ def mean_bound(rows: Sequence[Mapping[str, Any]], key: str = "bound_avg_jct_s") 
     return sum(values) / len(values) if values else float("nan")
 
 
+def _mean_gap(rows: Sequence[Mapping[str, Any]], key: str, jct: Callable[[Mapping[str, Any]], float]) -> float:
+    """(``jct(row)`` - the row's bound ``key``) / ``jct(row)``, averaged over the rows."""
+    gaps = []
+    for row in rows:
+        value = jct(row)
+        gaps.append((value - row[key]) / value if value > 0 else 0.0)
+    return sum(gaps) / len(gaps)
+
+
 def best_gap(rows: Sequence[Mapping[str, Any]]) -> float:
     """The best policy's certified gap, (best - bound) / best on the average JCT, averaged
     over the rows (each row's bound the larger of its valid bounds)."""
-    gaps = []
-    for row in rows:
-        best = min(r["metrics"]["avg_jct_s"] for r in row["runs"])
-        gaps.append((best - row["bound_avg_jct_s"]) / best if best > 0 else 0.0)
-    return sum(gaps) / len(gaps)
+    return _mean_gap(rows, "bound_avg_jct_s", lambda row: min(r["metrics"]["avg_jct_s"] for r in row["runs"]))
 
 
 def policy_gap(rows: Sequence[Mapping[str, Any]], policy: str, key: str) -> float:
     """``policy``'s gap, (its average JCT - the row's bound ``key``) / its average JCT, averaged
     over the rows."""
-    gaps = []
-    for row in rows:
-        jct = next(r["metrics"]["avg_jct_s"] for r in row["runs"] if r["policy"] == policy)
-        gaps.append((jct - row[key]) / jct if jct > 0 else 0.0)
-    return sum(gaps) / len(gaps)
+    return _mean_gap(rows, key, lambda row: mean_metric([row], policy, "avg_jct_s"))
 
 
 def bound_values(
