@@ -6,11 +6,12 @@ schedules (the paper's model, eq. 10); Tiresias preempts and may go below it. So
 method reports as its bound a value that holds for preemptive schedules too (the cheap
 bound of :mod:`packgap.models.sharing.bound`, the rate LP's of :mod:`packgap.models.sharing.rate_lp`
 (exact-bb), or the MILP relaxation's), and the non-preemptive
-optimum goes into the message (or, when the search stops early, its own bound on it: the
-least bound over the nodes it left open) and the status comes from that bound. ``class-bound``
-is the one bound that holds for non-preemptive schedules only (:mod:`packgap.models.sharing.run_lp`):
-its row carries it as ``class_bound`` with scope "non-preemptive", so ``compare`` holds FIFO, SJF,
-SJF-FFS and SJF-BSBF to it and puts it into their class gap, never into Tiresias'.
+optimum goes into the message and into exact-bb's ``class_bound`` (or, when the search stops
+early, its own bound on it: the least bound over the nodes it left open) and the status comes
+from that bound. ``class-bound`` holds for non-preemptive schedules only too
+(:mod:`packgap.models.sharing.run_lp`): both rows carry their bound as ``class_bound`` with scope
+"non-preemptive", so ``compare`` holds FIFO, SJF, SJF-FFS and SJF-BSBF to it and puts it into
+their class gap, never into Tiresias'.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ METHODS: tuple[Method, ...] = (
         "sharing",
         "class-bound",
         "class bound: the rate LP with each job's run interval (start and end slot), certified by weak "
-        "duality; valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, SJF-BSBF), not for "
+        "duality, never below exact-bb's root node bound; valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, SJF-BSBF), not for "
         "Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, 24 beyond)",
         Deferred(f"{RUNS}:run_class_bound"),
         exact=True,

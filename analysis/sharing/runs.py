@@ -91,10 +91,11 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
     )
     objective = FAMILY.evaluate(instance, out.solution).objective
     space = "non-preemptive schedules" if ctx.params["every_batch"] else "largest-fitting sub-batch schedules"
+    arrivals = sum(j.arrival for j in instance.jobs)
+    floor = (out.lower_bound - arrivals) / len(instance.jobs)
     if out.proven:
         message = f"optimum over {space}, proven ({out.nodes} nodes, average JCT {objective:.6g} s)"
     else:
-        floor = (out.lower_bound - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
         message = (
             f"search stopped ({out.nodes} nodes); best schedule's average JCT {objective:.6g} s, "
             f"optimum over {space} >= {floor:.6g} s (open nodes' bound)"
@@ -109,7 +110,10 @@ def run_branch_and_bound(instance: SharingInstance, ctx: RunContext) -> MethodOu
         solver_version=catalogue.version(ctx.options.solver),
         message=message,
         scope=NON_PREEMPTIVE_CLASS if ctx.params["every_batch"] else LARGEST_SUB_BATCH,
-        internal_objective=(out.sum_completion - sum(j.arrival for j in instance.jobs)) / len(instance.jobs),
+        # The search's own bound holds for its scope only: a stopped search's open nodes certify
+        # the class gap of every policy in it (issue 35), as a proven optimum does.
+        class_bound=None if out.proven else floor,
+        internal_objective=(out.sum_completion - arrivals) / len(instance.jobs),
     )
 
 

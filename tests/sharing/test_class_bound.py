@@ -15,6 +15,8 @@ from packgap.analysis.sharing.ceiling import preemptive_ceiling
 from packgap.analysis.sharing.runs import NON_PREEMPTIVE
 from packgap.instances.sharing.generator import generate
 from packgap.models.sharing.branch_bound import solve
+from packgap.models.sharing.node_bound import root_bound
+from packgap.result import Status
 from packgap.sharing import FAMILY, SharingInstance
 from tests.sharing.helpers import paired_models, tiny
 
@@ -28,19 +30,28 @@ def _class_average(instance: SharingInstance, slots: int) -> float:
     return (out.lp_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
 
 
-def _below_the_class(instance: SharingInstance, bound: float) -> None:
+def _below_the_class(instance: SharingInstance, *bounds: float) -> None:
     out = solve(instance, None, time_limit=20)
     assert out.proven
-    assert bound <= FAMILY.evaluate(instance, out.solution).objective * (1 + 1e-9)
-    for name, policy in NON_PREEMPTIVE.items():
-        assert bound <= FAMILY.evaluate(instance, policy(instance)).objective * (1 + 1e-9), name
+    for bound in bounds:
+        assert bound <= FAMILY.evaluate(instance, out.solution).objective * (1 + 1e-9)
+        for name, policy in NON_PREEMPTIVE.items():
+            assert bound <= FAMILY.evaluate(instance, policy(instance)).objective * (1 + 1e-9), name
+
+
+def _average(instance: SharingInstance, completion_sum: float) -> float:
+    return (completion_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 5), st.sampled_from([10, 30]))
 def test_class_bound_is_below_the_optimum_and_every_non_preemptive_policy(seed: int, jobs: int, slots: int) -> None:
+    """The run LP alone, and the reported class bound: never below the LP nor exact-bb's root bound."""
     inst = generate(jobs, seed, nodes=1, hours=0.05, workload="physical")
-    _below_the_class(inst, _class_average(inst, slots))
+    lp = _class_average(inst, slots)
+    reported, _ = lp_bound.average_jct_class_bound(inst, slots)
+    assert reported >= max(lp, _average(inst, root_bound(inst))) * (1 - 1e-12)
+    _below_the_class(inst, lp, reported)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -77,10 +88,37 @@ def test_a_short_job_behind_a_long_one_lifts_the_bound_above_every_preemptive_sc
 
 
 def test_readme_instance_class_bound_is_above_the_rate_lp() -> None:
-    """README 6 jobs, seed 4 (measured: rate LP 2,110 s, class bound 2,365 s, optimum 2,833 s)."""
+    """README 6 jobs, seed 4 (measured: rate LP 2,110 s, run LP 2,365 s, exact-bb's root bound
+    2,506 s, optimum 2,833 s): the class bound is the larger of the run LP and the root bound."""
     from packgap.analysis.sharing.exact_scaling import instance
 
     inst = instance(6, 4)
     bound, status = lp_bound.average_jct_class_bound(inst)
     assert status == "Optimal"
-    assert lp_bound.average_jct_bound(inst) + 200 < bound <= 2833.0
+    assert lp_bound.average_jct_bound(inst) + 200 < _class_average(inst, 60) + 100 < bound <= 2833.0
+    assert bound == pytest.approx(_average(inst, root_bound(inst)), rel=1e-12)
+
+
+def test_a_stopped_exact_bb_certifies_the_class_gap_with_its_open_nodes() -> None:
+    """Stopped after 100 nodes, exact-bb's least open-node bound (here its root bound, 2,506 s
+    against the rate LP's 2,110 s) is its class bound: below the optimum it proves with more
+    nodes, and the certified gap of every non-preemptive policy takes it, never Tiresias'."""
+    from packgap.analysis import registry
+    from packgap.analysis.run import check_against_optimum
+    from packgap.analysis.run import solve as run
+    from packgap.solvers.outcome import SolveOptions
+
+    inst = generate(6, 4, nodes=4, hours=0.5, workload="physical")
+    options = SolveOptions(time_limit=60)
+    bb = registry.method("sharing", "exact-bb")
+    proven = run(FAMILY, inst, bb, options=options)
+    stopped = run(FAMILY, inst, bb, options=options, params={"max_nodes": 100})
+    assert proven.status == Status.OPTIMAL and proven.class_bound is None
+    assert stopped.status == Status.TIMEOUT and stopped.class_bound is not None and stopped.bound is not None
+    assert stopped.bound + 300 < stopped.class_bound <= proven.objective
+    assert stopped.class_bound == pytest.approx(_average(inst, root_bound(inst)), rel=1e-12)
+    policies = [run(FAMILY, inst, registry.method("sharing", m), options=options) for m in ("sjf-bsbf", "tiresias")]
+    checked = {r.method: r for r in check_against_optimum([stopped, *policies])}
+    assert checked["sjf-bsbf"].bound_source == "exact-bb class bound (non-preemptive)"
+    assert checked["sjf-bsbf"].certified_gap == pytest.approx(1 - stopped.class_bound / checked["sjf-bsbf"].objective)
+    assert checked["tiresias"].bound_source == "exact-bb bound (all classes)"
