@@ -84,15 +84,17 @@ def solve(
     model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
     workload on the loaded machine; ``incumbent``: the schedule that sets the horizon,
     :func:`best_heuristic`'s when None)."""
+    # The bounds and the LP are built within the time limit too (whole traces take minutes):
+    # past it, the cheap bound.
+    start = time.perf_counter()
     cheap = completion_lower_bound(instance)
     if runs and 0 < len(instance.jobs) <= ROOT_JOBS:
         cheap = max(cheap, root_bound(instance))
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
-    # The LP is built within the time limit too (whole traces take minutes): past it, the cheap bound.
-    start = time.perf_counter()
+    spent = time.perf_counter() - start
     try:
-        with within(time_limit, "building the rate LP"):
+        with within(None if time_limit is None else time_limit - spent, "building the rate LP"):
             incumbent = best_heuristic(instance) if incumbent is None else incumbent
             evaluation = FAMILY.evaluate(instance, incumbent)
             horizon = max(evaluation.metrics["makespan_s"], 1e-6)
