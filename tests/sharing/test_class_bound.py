@@ -25,7 +25,7 @@ EXAMPLES = int(os.environ.get("SHARING_EXAMPLES", "10"))
 
 def _class_average(instance: SharingInstance, slots: int) -> float:
     """The certified class LP value alone (not raised to the cheap bound), as an average JCT."""
-    out = lp_bound.solve(instance, slots, runs=True)
+    out = lp_bound.solve(instance, slots, None, runs=True)
     assert out.lp_sum is not None, out.status
     return (out.lp_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
 
@@ -93,7 +93,7 @@ def test_readme_instance_class_bound_is_above_the_rate_lp() -> None:
     from packgap.analysis.sharing.exact_scaling import instance
 
     inst = instance(6, 4)
-    bound, status = lp_bound.average_jct_class_bound(inst)
+    bound, status = lp_bound.average_jct_class_bound(inst, time_limit=None)
     assert status == "Optimal"
     assert lp_bound.average_jct_bound(inst) + 200 < _class_average(inst, 60) + 100 < bound <= 2833.0
     assert bound == pytest.approx(_average(inst, root_bound(inst)), rel=1e-12)
