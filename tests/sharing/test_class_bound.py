@@ -49,7 +49,7 @@ def test_class_bound_is_below_the_optimum_and_every_non_preemptive_policy(seed: 
     """The run LP alone, and the reported class bound: never below the LP nor exact-bb's root bound."""
     inst = generate(jobs, seed, nodes=1, hours=0.05, workload="physical")
     lp = _class_average(inst, slots)
-    reported, _ = lp_bound.average_jct_class_bound(inst, slots)
+    reported, _ = lp_bound.average_jct_class_bound(inst, slots, None)
     assert reported >= max(lp, _average(inst, root_bound(inst))) * (1 - 1e-12)
     _below_the_class(inst, lp, reported)
 
