@@ -329,7 +329,7 @@ def solve(
         on_start()
     everyone = list(range(len(instance.jobs)))
     free = [0.0] * instance.cluster.gpus
-    root = search.node_bound(0.0, {}, everyone, [[] for _ in free])
+    root = search.node_bound.root()
     search.search(0.0, 0.0, {}, everyone, free, [], None)
     proven = not search.stopped
     lower = search.best if proven else max(root, min(search.best, search.open_bound))

@@ -302,6 +302,10 @@ class NodeBound:
         """Lower bound on the sum of the completion times of the running and waiting jobs."""
         return self.estimate(now, running, pending, holders).value
 
+    def root(self) -> float:
+        """The bound at the root: at time 0, no job started and every GPU empty."""
+        return self(0.0, {}, list(range(len(self.ids))), [[] for _ in range(self.gpus)])
+
     def start(self, node: Estimate, j: int, now: float, partners: Collection[int], batch: int) -> float:
         """A lower bound on the sum of completions below the child where waiting job ``j``
         starts at ``now`` beside ``partners`` (running) at sub-batch ``batch``, read off its
@@ -330,7 +334,5 @@ def root_bound(instance: SharingInstance) -> float:
     the README's 6- and 8-job instances (seeds 1-10) the root bound lies 7.7 % and 10.8 % below
     exact-bb's optimum on average, the run LP 7.5 % and 8.8 %, the larger of the two 6.3 % and
     8.0 %: each is the tighter one on some instances (measured, issue 35)."""
-    everyone = list(range(len(instance.jobs)))
-    solo = [min_solo_time(instance, i) for i in everyone]
-    node = NodeBound(instance, Perf(instance), solo)
-    return node(0.0, {}, everyone, [[] for _ in range(instance.cluster.gpus)])
+    solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
+    return NodeBound(instance, Perf(instance), solo).root()

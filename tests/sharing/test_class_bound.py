@@ -27,7 +27,7 @@ def _class_average(instance: SharingInstance, slots: int) -> float:
     """The certified class LP value alone (not raised to the cheap bound), as an average JCT."""
     out = lp_bound.solve(instance, slots, None, runs=True)
     assert out.lp_sum is not None, out.status
-    return (out.lp_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs)
+    return _average(instance, out.lp_sum)
 
 
 def _below_the_class(instance: SharingInstance, *bounds: float) -> None:
