@@ -1,6 +1,7 @@
 """The class bound of the non-preemptive sharing policies (issue 35, item 2): the best of FIFO,
-SJF, SJF-FFS and SJF-BSBF against the class bound (:mod:`packgap.models.sharing.run_lp`, valid
-for every non-preemptive schedule), and exact-bb's proofs at 10 and 12 jobs.
+SJF, SJF-FFS and SJF-BSBF against the class bound (:mod:`packgap.models.sharing.run_lp`, raised to
+exact-bb's root bound with the block optima of :mod:`packgap.models.sharing.subset_bound` up to
+12 jobs; valid for every non-preemptive schedule), and exact-bb's proofs at 10 and 12 jobs.
 
 Recorded: ``gap`` (best non-preemptive policy - class bound) / that policy, ``bound_gap`` the
 same against the preemption-valid bound (rate LP or cheap), the class LP's seconds and the

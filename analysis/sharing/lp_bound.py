@@ -10,19 +10,23 @@ bound when the search ends (proven optimum, node or time limit), stepped down by
 :data:`MIP_SLACK`. Either is never below the cheap bound (:mod:`packgap.models.sharing.bound`):
 the larger of two valid bounds is valid. The class bound is never below exact-bb's root node
 bound either (:func:`packgap.models.sharing.node_bound.root_bound`, up to :data:`ROOT_JOBS` jobs),
-which holds for the same class.
+which holds for the same class, with its blocks of jobs up to
+:data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs (:mod:`packgap.models.sharing.subset_bound`,
+within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time limit).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 from packgap.analysis.sharing.runs import best_heuristic
 from packgap.deadline import within
 from packgap.errors import TimeLimitReached
-from packgap.models.sharing import rate_lp
+from packgap.models.sharing import rate_lp, subset_bound
 from packgap.models.sharing.bound import completion_lower_bound
+from packgap.models.sharing.branch_bound import subset_table
 from packgap.models.sharing.node_bound import root_bound
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.matrix import Columns, open_model
@@ -75,6 +79,7 @@ def solve(
     solver: str = "highs",
     runs: bool = False,
     incumbent: SharingSolution | None = None,
+    blocks: int = subset_bound.SIZE,
 ) -> LpBound:
     """The certified bound on the sum of completion times (``slots`` None: :func:`default_slots`;
     ``milp``: with the completion-slot binaries, ``lp_sum`` then holds the MILP's bound;
@@ -83,13 +88,18 @@ def solve(
     intervals, a bound over non-preemptive schedules only, with the time beside each partner
     model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
     workload on the loaded machine; ``incumbent``: the schedule that sets the horizon,
-    :func:`best_heuristic`'s when None)."""
+    :func:`best_heuristic`'s when None; ``blocks``: with ``runs``, the largest block of the
+    subset bound, below 2 none)."""
     # The bounds and the LP are built within the time limit too (whole traces take minutes):
     # past it, the cheap bound.
     start = time.perf_counter()
     cheap = completion_lower_bound(instance)
     if runs and 0 < len(instance.jobs) <= ROOT_JOBS:
-        cheap = max(cheap, root_bound(instance))
+        subsets = None
+        if blocks >= 2 and 2 < len(instance.jobs) <= subset_bound.MAX_JOBS:
+            share = math.inf if time_limit is None else start + subset_bound.SHARE * time_limit
+            subsets = subset_table(instance, share, size=blocks)
+        cheap = max(cheap, root_bound(instance, subsets))
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
     spent = time.perf_counter() - start
@@ -141,11 +151,15 @@ def average_jct_bound(
 
 
 def average_jct_class_bound(
-    instance: SharingInstance, slots: int | None = None, time_limit: float | None = 60.0
+    instance: SharingInstance,
+    slots: int | None = None,
+    time_limit: float | None = 60.0,
+    blocks: int = subset_bound.SIZE,
 ) -> tuple[float, str]:
-    """The class bound (:mod:`packgap.models.sharing.run_lp`, never below the cheap bound) as an
-    average JCT, and HiGHS's status; valid for every non-preemptive schedule."""
+    """The class bound (:mod:`packgap.models.sharing.run_lp`, never below the cheap bound nor
+    exact-bb's root bound with blocks of at most ``blocks`` jobs) as an average JCT, and HiGHS's
+    status; valid for every non-preemptive schedule."""
     if not instance.jobs:
         return 0.0, "no jobs"
-    found = solve(instance, slots, time_limit, runs=True)
+    found = solve(instance, slots, time_limit, runs=True, blocks=blocks)
     return (found.completion_sum - sum(j.arrival for j in instance.jobs)) / len(instance.jobs), found.status

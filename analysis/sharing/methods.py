@@ -108,12 +108,12 @@ METHODS: tuple[Method, ...] = (
         "sharing",
         "class-bound",
         "class bound: the rate LP with each job's run interval (start and end slot), certified by weak "
-        "duality, never below exact-bb's root node bound; valid for every non-preemptive schedule (FIFO, "
-        "SJF, SJF-FFS, SJF-BSBF), not for Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, "
-        "24 beyond)",
+        "duality, never below exact-bb's root node bound with the optima of blocks of up to `blocks` jobs "
+        "(up to 12 jobs; below 2: none); valid for every non-preemptive schedule (FIFO, SJF, SJF-FFS, "
+        "SJF-BSBF), not for Tiresias; beside the best heuristic (slots 0: 60 up to 50 jobs, 24 beyond)",
         Deferred(f"{RUNS}:run_class_bound"),
         exact=True,
-        defaults={"slots": 0},
+        defaults={"slots": 0, "blocks": 4},
     ),
     Method(
         "sharing",

@@ -65,7 +65,8 @@ def run_class_bound(instance: SharingInstance, ctx: RunContext) -> MethodOutput:
 
     solution = best_heuristic(instance)
     ctx.built()
-    bound, status = lp_bound.average_jct_class_bound(instance, ctx.params["slots"] or None, ctx.time_left())
+    slots = ctx.params["slots"] or None
+    bound, status = lp_bound.average_jct_class_bound(instance, slots, ctx.time_left(), ctx.params["blocks"])
     return MethodOutput(
         solution,
         Status.FEASIBLE,

@@ -24,13 +24,16 @@ class Rules:
     that :func:`left_shift_dominated` cuts; ``start_order`` False keeps those that
     :func:`start_order_cut` cuts; ``batch_dominance`` False tries every sub-batch that fits
     (:class:`BatchSignatures`) when ``every_batch`` is on; ``local_search`` False starts from
-    the given incumbent alone, without :func:`packgap.models.sharing.incumbent.improve`."""
+    the given incumbent alone, without :func:`packgap.models.sharing.incumbent.improve`;
+    ``subsets`` False bounds no node by blocks of jobs
+    (:mod:`packgap.models.sharing.subset_bound`, item 4 of the node bound)."""
 
     node_bound: bool = True
     left_shift: bool = True
     start_order: bool = True
     batch_dominance: bool = True
     local_search: bool = True
+    subsets: bool = True
 
 
 #: Every rule on (the search's default).

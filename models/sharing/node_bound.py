@@ -2,8 +2,7 @@
 
 A node is a time ``now``, the running jobs (GPUs, sub-batch, iterations left) and the jobs
 not started yet. The bound is a lower bound on the sum of completion times of every
-non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs. 5-10):
-the larger of items 1 + 3 and item 2.
+non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs. 5-10).
 
 1. Each job on its own, given who holds the GPUs now.
 
@@ -36,6 +35,12 @@ the larger of items 1 + 3 and item 2.
    demands exceed the cluster share a GPU whenever they overlap; Theorem 1 with their
    earliest starts and solo times bounds C_a + C_b. Over disjoint pairs (taken greedily by
    gain) the larger of that and the two jobs' item-1 bounds replaces their sum.
+
+4. Blocks (:mod:`packgap.models.sharing.subset_bound`, when the search built its table): the
+   running jobs' item-1 finishes plus the best partition of the waiting jobs into blocks,
+   each bounded by its sub-instance's optimum.
+
+The node bound is the largest of items 1 + 3, 2 and 4.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from dataclasses import dataclass
 
 from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.pair_bound import pair_bound
+from packgap.models.sharing.subset_bound import SubsetBound, mask_of
 from packgap.sharing import Perf, SharingInstance
 from packgap.sharing.perf import ladder
 
@@ -101,7 +107,8 @@ class Estimate:
     """The bound at a node: each job's earliest ``completion`` (running and waiting) and
     earliest start (``release``), each running job's ``solo`` time left, the sum of the
     completions (``plain``), the pairs of item 3 with their gains, ``alone`` = plain +
-    gains, and the node bound ``value`` (all on completions, in seconds)."""
+    gains, item 4's ``blocks`` (-inf without a table) and the node bound ``value`` (all on
+    completions, in seconds)."""
 
     completion: dict[int, float]
     release: dict[int, float]
@@ -111,15 +118,25 @@ class Estimate:
     alone: float
     value: float
     complete: bool = True
+    blocks: float = -math.inf
 
 
 class NodeBound:
     """The bound of the module docstring; ``solo`` holds each job's least solo time.
     ``strong`` False drops item 1's use of the running jobs (solo paces, releases at
-    max(now, a_j)): the plain bound of :mod:`packgap.models.sharing.bound` at a node."""
+    max(now, a_j)): the plain bound of :mod:`packgap.models.sharing.bound` at a node; ``subsets``
+    is item 4's table (None: no item 4)."""
 
-    def __init__(self, instance: SharingInstance, perf: Perf, solo: Sequence[float], *, strong: bool = True) -> None:
-        self.strong = strong
+    def __init__(
+        self,
+        instance: SharingInstance,
+        perf: Perf,
+        solo: Sequence[float],
+        *,
+        strong: bool = True,
+        subsets: SubsetBound | None = None,
+    ) -> None:
+        self.strong, self.subsets = strong, subsets
         jobs = instance.jobs
         ids = [j.id for j in jobs]
         self.perf, self.ids, self.solo = perf, ids, list(solo)
@@ -242,19 +259,22 @@ class NodeBound:
         finish = self.finishes(now, solo, classes)
         completion, release = dict(finish), dict.fromkeys(running, now)
         plain = sum(finish.values())
+        blocks = -math.inf if self.subsets is None else plain + self.subsets(pending)
+        if blocks >= enough:
+            return Estimate(completion, release, solo, plain, [], plain, blocks, False, blocks)
         snapshots = self.snapshots(now, finish, memory, classes) if self.strong else []
         for j in pending:
             if plain >= enough:
-                return Estimate(completion, release, solo, plain, [], plain, plain, complete=False)
+                return Estimate(completion, release, solo, plain, [], plain, plain, False, blocks)
             release[j], completion[j] = self.waiting(j, now, finish, snapshots)
             plain += completion[j]
         pairs = self.pairs(solo, memory, completion, release, pending) if self.strong else []
         alone = plain + sum(gain for _, _, gain in pairs)
         if alone >= enough:
-            return Estimate(completion, release, solo, plain, pairs, alone, alone, complete=False)
+            return Estimate(completion, release, solo, plain, pairs, alone, alone, False, blocks)
         work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
-        value = max(alone, srpt(list(release.values()), work, float(self.gpus)))
-        return Estimate(completion, release, solo, plain, pairs, alone, value)
+        value = max(alone, blocks, srpt(list(release.values()), work, float(self.gpus)))
+        return Estimate(completion, release, solo, plain, pairs, alone, value, blocks=blocks)
 
     def pairs(
         self,
@@ -312,7 +332,9 @@ class NodeBound:
         parent ``node`` without building the child. Every per-job bound of the parent holds
         below the child too; ``j`` runs at ``batch``, slowed by each partner h until
         min(C_h, C_j), C_h >= h's bound at the parent; and each partner h is slowed by ``j``
-        until min(C_j, C_h) with C_j >= that bound of ``j``."""
+        until min(C_j, C_h) with C_j >= that bound of ``j``. With item 4's table, the jobs still
+        waiting below the child take their best partition instead, beside those bounds of
+        the running jobs and ``j``."""
         bound = node.completion
         run = self.iterations[j] * self.perf.t_iter(self.ids[j], batch)
         if self.strong:
@@ -324,15 +346,21 @@ class NodeBound:
             if self.strong
         )
         kept = sum(gain for a, b, gain in node.pairs if a != j and b != j and a not in partners and b not in partners)
-        return node.plain - bound[j] + mine + slower + kept
+        quick = node.plain - bound[j] + mine + slower + kept
+        if self.subsets is None or not node.complete:
+            return quick
+        waiting = mask_of(w for w in node.release if w not in node.solo and w != j)
+        started = sum(bound[r] for r in node.solo)
+        return max(quick, started + slower + mine + self.subsets.best[waiting])
 
 
-def root_bound(instance: SharingInstance) -> float:
+def root_bound(instance: SharingInstance, subsets: SubsetBound | None = None) -> float:
     """The bound at the root, no job started and every GPU empty: a lower bound on the sum of
     completion times of every non-preemptive schedule of ``instance`` (item 3 needs the
-    non-preemption, so Tiresias may go below it). ``class-bound`` raises its run LP to it: on
-    the README's 6- and 8-job instances (seeds 1-10) the root bound lies 7.7 % and 10.8 % below
-    exact-bb's optimum on average, the run LP 7.5 % and 8.8 %, the larger of the two 6.3 % and
-    8.0 %: each is the tighter one on some instances (measured, issue 35)."""
+    non-preemption, so Tiresias may go below it); ``subsets``: item 4's table. ``class-bound``
+    raises its run LP to it: on the README's 6- and 8-job instances (seeds 1-10) the root bound
+    without the table lies 7.7 % and 10.8 % below exact-bb's optimum on average, the run LP 7.5 %
+    and 8.8 %, the larger of the two 6.3 % and 8.0 %, and with blocks of up to four jobs 2.0 % and
+    3.9 % (measured, issue 35)."""
     solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
-    return NodeBound(instance, Perf(instance), solo).root()
+    return NodeBound(instance, Perf(instance), solo, subsets=subsets).root()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap.instances.sharing.generator import generate
-from packgap.models.sharing.branch_bound import Search, solve
+from packgap.models.sharing.branch_bound import Search, solve, subset_table
 from packgap.models.sharing.dominance import Rules, left_shift_dominated
 from packgap.models.sharing.node_bound import Estimate, NodeBound, Running
 from packgap.sharing import FAMILY, JobSchedule, ModelProfile, Segment, SharingInstance, SharingSolution
@@ -18,7 +18,9 @@ from packgap.sharing.perf import steps
 from packgap.sharing.progress import replay
 from tests.sharing.helpers import tiny
 
-OFF = Rules(node_bound=False, left_shift=False, start_order=False, batch_dominance=False, local_search=False)
+OFF = Rules(
+    node_bound=False, left_shift=False, start_order=False, batch_dominance=False, local_search=False, subsets=False
+)
 RULES = (
     Rules(),
     Rules(node_bound=False),
@@ -26,6 +28,7 @@ RULES = (
     Rules(start_order=False),
     Rules(batch_dominance=False),
     Rules(local_search=False),
+    Rules(subsets=False),
 )
 
 
@@ -67,11 +70,12 @@ class _Everything(Search):
     """Visits every event-driven schedule (no incumbent, rules off) up to ``leaves`` of them
     and checks, at each, every ancestor node's bounds against its completion times (and the
     earliest starts of the jobs waiting there against their starts): the node bound, each
-    job's, and the parent's quick bound of a start (:meth:`NodeBound.start`)."""
+    job's, and the parent's quick bound of a start (:meth:`NodeBound.start`), all with the
+    blocks of :func:`subset_table` (item 4)."""
 
     def __init__(self, inst: SharingInstance, leaves: int) -> None:
         super().__init__(inst, math.inf, 10**9, False, OFF)
-        self.strong = NodeBound(inst, self.perf, self.solo)
+        self.strong = NodeBound(inst, self.perf, self.solo, subsets=subset_table(inst, math.inf))
         self.path: list[tuple[Estimate, list[list[int]], dict[int, float], list[float], int]] = []
         self.leaves = leaves
 
