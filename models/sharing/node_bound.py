@@ -38,7 +38,7 @@ non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs.
 
 4. Blocks (:mod:`packgap.models.sharing.subset_bound`, when the search built its table): the
    running jobs' item-1 finishes plus the best partition of the waiting jobs into blocks,
-   each bounded by its sub-instance's optimum.
+   each bounded by the larger of its sub-instance's optimum and its jobs' item-1 bounds.
 
 The node bound is the largest of items 1 + 3, 2 and 4.
 """
@@ -272,6 +272,8 @@ class NodeBound:
         alone = plain + sum(gain for _, _, gain in pairs)
         if alone >= enough:
             return Estimate(completion, release, solo, plain, pairs, alone, alone, False, blocks)
+        if self.subsets is not None:
+            blocks = sum(finish.values()) + self.subsets.refined(mask_of(pending), completion)
         work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
         value = max(alone, blocks, srpt(list(release.values()), work, float(self.gpus)))
         return Estimate(completion, release, solo, plain, pairs, alone, value, blocks=blocks)
@@ -351,7 +353,7 @@ class NodeBound:
             return quick
         waiting = mask_of(w for w in node.release if w not in node.solo and w != j)
         started = sum(bound[r] for r in node.solo)
-        return max(quick, started + slower + mine + self.subsets.best[waiting])
+        return max(quick, started + slower + mine + self.subsets.refined(waiting, bound))
 
 
 def root_bound(instance: SharingInstance, subsets: SubsetBound | None = None) -> float:

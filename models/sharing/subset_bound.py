@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from packgap.sharing import SharingInstance
@@ -69,9 +69,22 @@ class SubsetBound:
     blocks: dict[int, float]
     best: list[float]
     complete: bool
+    #: Per mask, the block of its best partition that holds its lowest job.
+    choice: list[int]
 
     def __call__(self, jobs: Iterable[int]) -> float:
         return self.best[mask_of(jobs)]
+
+    def refined(self, mask: int, own: Mapping[int, float]) -> float:
+        """The best partition of ``mask`` with each block's bound raised to the sum of its jobs'
+        own bounds ``own`` (at a node: item 1's; the larger of two bounds on one block's sum)."""
+        total = 0.0
+        while mask:
+            block = self.choice[mask]
+            members = [j for j in range(block.bit_length()) if block >> j & 1]
+            total += max(self.blocks.get(block, self.best[block]), sum(own[j] for j in members))
+            mask ^= block
+        return total
 
 
 def mask_of(jobs: Iterable[int]) -> int:
@@ -118,16 +131,20 @@ def build(
                 blocks[mask_of(block)] = value
         if not complete:
             break
-    return SubsetBound(size, blocks, _partitions(alone, blocks), complete)
+    best, choice = _partitions(alone, blocks)
+    return SubsetBound(size, blocks, best, complete, choice)
 
 
-def _partitions(alone: Sequence[float], blocks: dict[int, float]) -> list[float]:
-    """best[mask] for every mask: the lowest job alone or in one of its blocks, plus the rest."""
+def _partitions(alone: Sequence[float], blocks: dict[int, float]) -> tuple[list[float], list[int]]:
+    """best[mask] for every mask, the lowest job alone or in one of its blocks plus the best of
+    the rest, and that block (choice[mask])."""
     by_low: list[list[tuple[int, float]]] = [[(1 << j, a)] for j, a in enumerate(alone)]
     for block, value in blocks.items():
         by_low[(block & -block).bit_length() - 1].append((block, value))
-    best = [0.0] * (1 << len(alone))
+    best, choice = [0.0] * (1 << len(alone)), [0] * (1 << len(alone))
     for mask in range(1, len(best)):
         low = (mask & -mask).bit_length() - 1
-        best[mask] = max(value + best[mask ^ block] for block, value in by_low[low] if block & mask == block)
-    return best
+        best[mask], choice[mask] = max(
+            (value + best[mask ^ block], block) for block, value in by_low[low] if block & mask == block
+        )
+    return best, choice
