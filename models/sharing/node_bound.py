@@ -107,8 +107,7 @@ class Estimate:
     """The bound at a node: each job's earliest ``completion`` (running and waiting) and
     earliest start (``release``), each running job's ``solo`` time left, the sum of the
     completions (``plain``), the pairs of item 3 with their gains, ``alone`` = plain +
-    gains, item 4's ``blocks`` (-inf without a table) and the node bound ``value`` (all on
-    completions, in seconds)."""
+    gains, and the node bound ``value`` (all on completions, in seconds)."""
 
     completion: dict[int, float]
     release: dict[int, float]
@@ -118,7 +117,6 @@ class Estimate:
     alone: float
     value: float
     complete: bool = True
-    blocks: float = -math.inf
 
 
 class NodeBound:
@@ -258,25 +256,27 @@ class NodeBound:
         solo = {r: left * self.perf.t_iter(self.ids[r], b) for r, (_, b, left) in running.items()}
         finish = self.finishes(now, solo, classes)
         completion, release = dict(finish), dict.fromkeys(running, now)
-        plain = sum(finish.values())
-        blocks = -math.inf if self.subsets is None else plain + self.subsets(pending)
-        if blocks >= enough:
-            return Estimate(completion, release, solo, plain, [], plain, blocks, False, blocks)
+        plain = started = sum(finish.values())
+        blocks, waiting = -math.inf, mask_of(pending) if self.subsets is not None else 0
+        if self.subsets is not None:
+            blocks = started + self.subsets.best[waiting]
+            if blocks >= enough:
+                return Estimate(completion, release, solo, plain, [], plain, blocks, complete=False)
         snapshots = self.snapshots(now, finish, memory, classes) if self.strong else []
         for j in pending:
             if plain >= enough:
-                return Estimate(completion, release, solo, plain, [], plain, plain, False, blocks)
+                return Estimate(completion, release, solo, plain, [], plain, plain, complete=False)
             release[j], completion[j] = self.waiting(j, now, finish, snapshots)
             plain += completion[j]
         pairs = self.pairs(solo, memory, completion, release, pending) if self.strong else []
         alone = plain + sum(gain for _, _, gain in pairs)
         if alone >= enough:
-            return Estimate(completion, release, solo, plain, pairs, alone, alone, False, blocks)
+            return Estimate(completion, release, solo, plain, pairs, alone, alone, complete=False)
         if self.subsets is not None:
-            blocks = sum(finish.values()) + self.subsets.refined(mask_of(pending), completion)
+            blocks = started + self.subsets.refined(waiting, completion)
         work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
         value = max(alone, blocks, srpt(list(release.values()), work, float(self.gpus)))
-        return Estimate(completion, release, solo, plain, pairs, alone, value, blocks=blocks)
+        return Estimate(completion, release, solo, plain, pairs, alone, value)
 
     def pairs(
         self,
@@ -335,8 +335,8 @@ class NodeBound:
         below the child too; ``j`` runs at ``batch``, slowed by each partner h until
         min(C_h, C_j), C_h >= h's bound at the parent; and each partner h is slowed by ``j``
         until min(C_j, C_h) with C_j >= that bound of ``j``. With item 4's table, the jobs still
-        waiting below the child take their best partition instead, beside those bounds of
-        the running jobs and ``j``."""
+        waiting below the child take item 4's blocks instead, beside those bounds of the
+        running jobs and ``j``."""
         bound = node.completion
         run = self.iterations[j] * self.perf.t_iter(self.ids[j], batch)
         if self.strong:

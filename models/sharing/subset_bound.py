@@ -72,9 +72,6 @@ class SubsetBound:
     #: Per mask, the block of its best partition that holds its lowest job.
     choice: list[int]
 
-    def __call__(self, jobs: Iterable[int]) -> float:
-        return self.best[mask_of(jobs)]
-
     def refined(self, mask: int, own: Mapping[int, float]) -> float:
         """The best partition of ``mask`` with each block's bound raised to the sum of its jobs'
         own bounds ``own`` (at a node: item 1's; the larger of two bounds on one block's sum)."""
