@@ -94,8 +94,8 @@ def solve(
     # past it, the cheap bound.
     start = time.perf_counter()
     cheap = completion_lower_bound(instance)
+    subsets = None
     if runs and 0 < len(instance.jobs) <= ROOT_JOBS:
-        subsets = None
         if blocks >= 2 and 2 < len(instance.jobs) <= subset_bound.MAX_JOBS:
             share = math.inf if time_limit is None else start + subset_bound.SHARE * time_limit
             subsets = subset_table(instance, share, size=blocks)
@@ -111,7 +111,14 @@ def solve(
             cap = evaluation.objective * len(instance.jobs) + sum(j.arrival for j in instance.jobs)
             grid = slots or default_slots(len(instance.jobs), milp)
             lp = rate_lp.build(
-                instance, horizon, grid, cap, completion_slots=milp, runs=runs, meetings=len(instance.jobs) <= MANY
+                instance,
+                horizon,
+                grid,
+                cap,
+                completion_slots=milp,
+                runs=runs,
+                meetings=len(instance.jobs) <= MANY,
+                block_sums=[] if subsets is None else subsets.sums(),
             )
     except TimeLimitReached as exc:
         return LpBound(None, cheap, str(exc))

@@ -30,9 +30,9 @@ without it):
 
 * the node bound of :mod:`packgap.models.sharing.node_bound` against the incumbent, which starts
   as the best online heuristic; up to :data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs
-  it reads a table of block optima (:func:`subset_table`, built first within
-  :data:`~packgap.models.sharing.subset_bound.SHARE` of the time limit; README 10 jobs x 16 GPUs,
-  seeds 1-10, 60 s: 5/10 proven, 3/10 without it);
+  it reads a table of block optima (:func:`subset_table`, built after :data:`PROBE_NODES` nodes
+  within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time left; README 10 jobs x
+  16 GPUs, seeds 1-10, 60 s: 5/10 proven, 3/10 without it);
 * dominance (:mod:`packgap.models.sharing.dominance`): no later start on GPUs idle since the
   job could have started (left shift); simultaneous starts on disjoint GPUs in one order
   only; of sub-batches alike for every later partner, the largest;
@@ -68,6 +68,11 @@ PRUNE_TOL = 1e-9
 
 #: The search's default node limit.
 MAX_NODES = 5_000_000
+
+#: The search runs this many nodes before it builds the subset bound's table (item 4 of the
+#: node bound), so that instances it proves without the table do not pay for it: README 6 jobs
+#: seed 1 took 0.60 s with the table first, of which 0.5 s was the table.
+PROBE_NODES = 2_000
 
 #: The share of the time limit the first incumbent's local search may take at most.
 LOCAL_SEARCH_SHARE = 0.1
@@ -110,11 +115,8 @@ class Search:
         self.inst, self.perf, self.rules = instance, Perf(instance), rules
         self.ids = [j.id for j in instance.jobs]
         self.solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
-        subsets = None
-        if rules.subsets and 2 < len(self.ids) <= subset_bound.MAX_JOBS:
-            clock = time.perf_counter()
-            subsets = subset_table(instance, clock + subset_bound.SHARE * (deadline - clock), rules)
-        self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound, subsets=subsets)
+        self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound)
+        self.table_due = rules.subsets and 2 < len(self.ids) <= subset_bound.MAX_JOBS
         self.grace = min(GRACE_S, GRACE_SHARE * max(0.0, deadline - time.perf_counter()))
         # The grace comes out of the time limit, not on top of it: with it, 480 jobs took 21.2 s
         # of a 20 s limit's 21.5 s promise (benchmarks/time_limits.py --large).
@@ -200,6 +202,10 @@ class Search:
     ) -> None:
         """Explore the node at ``now``; ``last``: the job started just before at ``now``."""
         self.nodes += 1
+        if self.nodes == PROBE_NODES and self.table_due:
+            clock = time.perf_counter()
+            share = clock + subset_bound.SHARE * (self.deadline - clock)
+            self.node_bound.subsets = subset_table(self.inst, share, self.rules)
         self.late()
         holders: list[list[int]] = [[] for _ in free]
         for j, (gpus, _, _) in running.items():
@@ -353,8 +359,8 @@ def solve(
         on_start()
     everyone = list(range(len(instance.jobs)))
     free = [0.0] * instance.cluster.gpus
-    root = search.node_bound.root()
     search.search(0.0, 0.0, {}, everyone, free, [], None)
+    root = search.node_bound.root()
     proven = not search.stopped
     lower = search.best if proven else max(root, min(search.best, search.open_bound))
     if not search.best_starts:

@@ -47,7 +47,11 @@ Any schedule, preemptive or not, maps to a feasible point (y at the slot where i
 so the MILP optimum, and any dual bound of a search over it, is a bound too.
 
 With ``runs`` (:mod:`packgap.models.sharing.run_lp`) each job also gets its run interval, and
-the LP bounds non-preemptive schedules only (the class bound of issue 35).
+the LP bounds non-preemptive schedules only (the class bound of issue 35). It then takes the
+subset bound's blocks too (:mod:`packgap.models.sharing.subset_bound`) as rows: sum over the
+block K of C_j >= OPT(K). Every non-preemptive schedule satisfies each (that module's
+proof), so every one still maps to a feasible point; where the LP alone leaves a block's jobs
+too early and the block's optimum leaves the rest too early, the two together rise above both.
 
 Memory beyond the pairs, topology and non-preemption are relaxed. The bound is not the
 solver's objective: :func:`dual_bound` recomputes it from the row prices by weak duality with
@@ -58,6 +62,7 @@ even from a stopped solve, certify a value.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -254,15 +259,19 @@ def build(
     completion_slots: bool = False,
     runs: bool = False,
     meetings: bool = True,
+    block_sums: Sequence[tuple[Sequence[int], float]] = (),
 ) -> RateLp:
     """The LP over ``slots`` slots of [0, ``horizon``); ``completion_cap`` bounds each C_j
     from above (any value at least the sum of completion times of a known schedule keeps
     every better schedule feasible); ``completion_slots``: the MILP with y_jt; ``runs``: the
     run intervals of :mod:`packgap.models.sharing.run_lp` (valid for non-preemptive
-    schedules only), with its time beside each partner model where ``meetings``. The deadline in
-    force is checked per job (:mod:`packgap.deadline`)."""
+    schedules only), with its time beside each partner model where ``meetings``; ``block_sums``:
+    with ``runs``, (jobs, a lower bound on their summed completions in every non-preemptive
+    schedule) rows. The deadline in force is checked per job (:mod:`packgap.deadline`)."""
     if instance.cluster.max_jobs_per_gpu > 2:
         raise ValueError("the rate LP prices pairs only (C <= 2)")
+    if block_sums and not runs:
+        raise ValueError("block sums hold for non-preemptive schedules only: they need runs=True")
     jobs, total = instance.jobs, instance.cluster.gpus
     n, d = len(jobs), horizon / slots
     solo = [min_solo_time(instance, j) for j in range(n)]
@@ -362,6 +371,10 @@ def build(
     for (m, t), owns in same.items():
         # S: every GPU-second model-m jobs share with model m in slot t (each counted twice).
         col(0.0, 2.0 * total * d, [(rows(("same", m, t)), -1.0), *((r, -1.0) for r in owns)])
+    for k, (members, block_least) in enumerate(block_sums):
+        row = rows(("block", k), lower=block_least)
+        for j in members:
+            finishes[j].append((row, 1.0))
     completion = [
         col(
             1.0,

@@ -72,20 +72,28 @@ class SubsetBound:
     #: Per mask, the block of its best partition that holds its lowest job.
     choice: list[int]
 
+    def sums(self) -> list[tuple[list[int], float]]:
+        """Each block's jobs with its optimum (rows of the class bound's LP)."""
+        return [(members(mask), value) for mask, value in self.blocks.items()]
+
     def refined(self, mask: int, own: Mapping[int, float]) -> float:
         """The best partition of ``mask`` with each block's bound raised to the sum of its jobs'
         own bounds ``own`` (at a node: item 1's; the larger of two bounds on one block's sum)."""
         total = 0.0
         while mask:
             block = self.choice[mask]
-            members = [j for j in range(block.bit_length()) if block >> j & 1]
-            total += max(self.blocks.get(block, self.best[block]), sum(own[j] for j in members))
+            total += max(self.blocks.get(block, self.best[block]), sum(own[j] for j in members(block)))
             mask ^= block
         return total
 
 
 def mask_of(jobs: Iterable[int]) -> int:
     return sum(1 << j for j in jobs)
+
+
+def members(mask: int) -> list[int]:
+    """The jobs of ``mask``, in order (the inverse of :func:`mask_of`)."""
+    return [j for j in range(mask.bit_length()) if mask >> j & 1]
 
 
 def contended(instance: SharingInstance, block: Sequence[int], solo: Sequence[float]) -> bool:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packgap.instances.sharing.generator import generate
+from packgap.models.sharing import branch_bound
 from packgap.models.sharing.branch_bound import Search, solve, subset_table
 from packgap.models.sharing.dominance import Rules, left_shift_dominated
 from packgap.models.sharing.node_bound import Estimate, NodeBound, Running
@@ -64,6 +66,24 @@ def test_every_rule_keeps_the_optimum(inst: SharingInstance, every_batch: bool) 
         assert out.lower_bound == out.sum_completion
         FAMILY.validate(inst, out.solution)
         assert out.root_bound <= out.sum_completion * (1 + 1e-9)
+    # These instances are proven within PROBE_NODES nodes, before the table: build it at the root.
+    with mock.patch.object(branch_bound, "PROBE_NODES", 1):
+        out = solve(inst, None, time_limit=30, every_batch=every_batch)
+    assert out.proven and out.sum_completion == pytest.approx(reference.sum_completion, rel=1e-9)
+
+
+def test_the_table_is_built_only_once_the_search_has_run_its_probe() -> None:
+    """A search proven within PROBE_NODES nodes never pays for the subset bound's table; one
+    that runs past them reads it from then on (and its root bound with it)."""
+    inst = generate(6, 4, nodes=4, hours=0.5, workload="physical")
+    for probe, built in ((10**9, False), (1, True)):
+        with mock.patch.object(branch_bound, "PROBE_NODES", probe):
+            search = Search(inst, math.inf, 10**9, True, Rules())
+            search.search(0.0, 0.0, {}, list(range(6)), [0.0] * inst.cluster.gpus, [], None)
+            assert (search.node_bound.subsets is not None) is built and not search.stopped
+            out = solve(inst, None, time_limit=None)
+        assert out.proven
+    assert out.root_bound > solve(inst, None, time_limit=None, rules=Rules(subsets=False)).root_bound + 100
 
 
 class _Everything(Search):
