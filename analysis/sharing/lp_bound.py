@@ -12,7 +12,10 @@ the larger of two valid bounds is valid. The class bound is never below exact-bb
 bound either (:func:`packgap.models.sharing.node_bound.root_bound`, up to :data:`ROOT_JOBS` jobs),
 which holds for the same class, with its blocks of jobs up to
 :data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs (:mod:`packgap.models.sharing.subset_bound`,
-within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time limit).
+within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time limit). The blocks' optima
+are rows of the class bound's LP too; beyond that job count, the blocks of jobs that arrive
+within :data:`~packgap.models.sharing.subset_bound.WIDTH` of each other
+(:func:`packgap.models.sharing.subset_bound.windowed`, within the same share).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from packgap.deadline import within
 from packgap.errors import TimeLimitReached
 from packgap.models.sharing import rate_lp, subset_bound
 from packgap.models.sharing.bound import completion_lower_bound
-from packgap.models.sharing.branch_bound import subset_table
+from packgap.models.sharing.branch_bound import subset_table, window_sums
 from packgap.models.sharing.node_bound import root_bound
 from packgap.sharing import FAMILY, SharingInstance, SharingSolution
 from packgap.solvers.matrix import Columns, open_model
@@ -89,16 +92,20 @@ def solve(
     model up to :data:`MANY` jobs: beyond, that LP did not finish in 600 s on a 240-job / 64-GPU
     workload on the loaded machine; ``incumbent``: the schedule that sets the horizon,
     :func:`best_heuristic`'s when None; ``blocks``: with ``runs``, the largest block of the
-    subset bound, below 2 none)."""
+    subset bound, below 2 none: the table up to its job cap, windowed blocks beyond)."""
     # The bounds and the LP are built within the time limit too (whole traces take minutes):
     # past it, the cheap bound.
     start = time.perf_counter()
     cheap = completion_lower_bound(instance)
-    subsets = None
-    if runs and 0 < len(instance.jobs) <= ROOT_JOBS:
-        if blocks >= 2 and 2 < len(instance.jobs) <= subset_bound.MAX_JOBS:
-            share = math.inf if time_limit is None else start + subset_bound.SHARE * time_limit
+    subsets, sums = None, []
+    share = math.inf if time_limit is None else start + subset_bound.SHARE * time_limit
+    n = len(instance.jobs)
+    if runs and 0 < n <= ROOT_JOBS:
+        if blocks >= 2 and 2 < n <= subset_bound.MAX_JOBS:
             subsets = subset_table(instance, share, size=blocks)
+            sums = subsets.sums()
+        elif blocks >= 2 and n > subset_bound.MAX_JOBS:
+            sums = window_sums(instance, share, size=blocks)
         cheap = max(cheap, root_bound(instance, subsets))
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
@@ -118,7 +125,7 @@ def solve(
                 completion_slots=milp,
                 runs=runs,
                 meetings=len(instance.jobs) <= MANY,
-                block_sums=[] if subsets is None else subsets.sums(),
+                block_sums=sums,
             )
     except TimeLimitReached as exc:
         return LpBound(None, cheap, str(exc))

@@ -326,13 +326,27 @@ def subset_table(
     at most ``size`` jobs, fewer than the instance's, each searched here over every ladder
     sub-batch with ``rules`` but no table of its own, until ``deadline``."""
     solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
+    return subset_bound.build(instance, solo, _block_solver(rules), min(size, len(instance.jobs) - 1), deadline)
+
+
+def window_sums(
+    instance: SharingInstance, deadline: float, size: int = subset_bound.SIZE, width: int = subset_bound.WIDTH
+) -> list[tuple[list[int], float]]:
+    """The blocks of :func:`packgap.models.sharing.subset_bound.windowed`, each searched here."""
+    solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
+    return subset_bound.windowed(instance, solo, _block_solver(ALL_RULES), size, width, deadline)
+
+
+def _block_solver(rules: Rules) -> subset_bound.BlockSolver:
+    """A block's proven bound: the search over every ladder sub-batch with ``rules`` but no
+    table of its own, until the deadline."""
     inner = replace(rules, subsets=False)
 
     def block(sub: SharingInstance, until: float) -> float:
         left = None if math.isinf(until) else max(0.0, until - time.perf_counter())
         return solve(sub, None, time_limit=left, rules=inner).lower_bound
 
-    return subset_bound.build(instance, solo, block, min(size, len(instance.jobs) - 1), deadline)
+    return block
 
 
 def solve(

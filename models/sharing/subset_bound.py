@@ -28,7 +28,10 @@ Cost: every block of at most ``size`` jobs (793 of up to four jobs out of 12) an
 so the bound is built up to :data:`MAX_JOBS` jobs only. It does not scale to whole
 workloads: on a 240-job generated workload the best partition of blocks of four jobs
 adjacent in arrival order adds nothing to the jobs' own solo bounds (measured, issue 35):
-there the jobs wait for the cluster's capacity as a whole, not for a few partners.
+there the jobs wait for the cluster's capacity as a whole, not for a few partners. Beyond
+:data:`MAX_JOBS` jobs :func:`windowed` gives the class bound's LP the blocks of jobs that
+arrive close together as rows, without the partition (the LP prices overlapping blocks
+together, which a sum of blocks cannot).
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ from packgap.sharing import SharingInstance
 SIZE = 4
 #: The most jobs the bound is built for: the table has 2^n entries.
 MAX_JOBS = 12
+#: Beyond :data:`MAX_JOBS`, blocks are drawn from this many consecutive arrivals
+#: (:func:`windowed`).
+WIDTH = 8
 #: The share of a time limit the table may take (exact-bb's, the class bound's).
 SHARE = 0.25
 #: A block's optimum counts when it beats its jobs' solo bounds by more than this (s).
@@ -120,24 +126,54 @@ def build(
     n = len(instance.jobs)
     if n > MAX_JOBS:
         raise ValueError(f"the subset bound is built for at most {MAX_JOBS} jobs, not {n}")
+    every = (block for k in range(2, min(size, n) + 1) for block in itertools.combinations(range(n), k))
+    found, complete = block_optima(instance, every, solo, solve_block, deadline)
+    blocks = {mask_of(block): value for block, value in found.items()}
     alone = [j.arrival + p for j, p in zip(instance.jobs, solo, strict=True)]
-    blocks: dict[int, float] = {}
-    complete = True
-    for k in range(2, min(size, n) + 1):
-        for block in itertools.combinations(range(n), k):
-            if not contended(instance, block, solo):
-                continue
-            if time.perf_counter() > deadline:
-                complete = False
-                break
-            sub = replace(instance, jobs=tuple(instance.jobs[j] for j in block))
-            value = solve_block(sub, deadline)
-            if value > sum(alone[j] for j in block) + GAIN_TOL:
-                blocks[mask_of(block)] = value
-        if not complete:
-            break
     best, choice = _partitions(alone, blocks)
     return SubsetBound(size, blocks, best, complete, choice)
+
+
+def windowed(
+    instance: SharingInstance, solo: Sequence[float], solve_block: BlockSolver, size: int, width: int, deadline: float
+) -> list[tuple[list[int], float]]:
+    """The blocks of at most ``size`` jobs within ``width`` consecutive arrivals, with their
+    optima where these beat the jobs' solo bounds (smaller blocks first, until ``deadline``):
+    rows of the class bound's LP beyond :data:`MAX_JOBS` jobs, where the table of every block
+    and every set does not fit. Each is valid by the argument of the module docstring; they
+    overlap, so they are not added up, only priced together by the LP."""
+    order = sorted(range(len(instance.jobs)), key=lambda j: instance.jobs[j].arrival)
+    near = (
+        tuple(sorted((first, *rest)))
+        for k in range(2, size + 1)
+        for i, first in enumerate(order)
+        for rest in itertools.combinations(order[i + 1 : i + width], k - 1)
+    )
+    found, _ = block_optima(instance, near, solo, solve_block, deadline)
+    return [(list(block), value) for block, value in found.items()]
+
+
+def block_optima(
+    instance: SharingInstance,
+    candidates: Iterable[tuple[int, ...]],
+    solo: Sequence[float],
+    solve_block: BlockSolver,
+    deadline: float,
+) -> tuple[dict[tuple[int, ...], float], bool]:
+    """Each contended candidate block (in the given order, until ``deadline``) whose optimum
+    beats its jobs' solo bounds a_j + P_j, with that optimum; and whether every candidate was
+    reached."""
+    alone = [j.arrival + p for j, p in zip(instance.jobs, solo, strict=True)]
+    found: dict[tuple[int, ...], float] = {}
+    for block in candidates:
+        if not contended(instance, block, solo):
+            continue
+        if time.perf_counter() > deadline:
+            return found, False
+        value = solve_block(replace(instance, jobs=tuple(instance.jobs[j] for j in block)), deadline)
+        if value > sum(alone[j] for j in block) + GAIN_TOL:
+            found[block] = value
+    return found, True
 
 
 def _partitions(alone: Sequence[float], blocks: dict[int, float]) -> tuple[list[float], list[int]]:

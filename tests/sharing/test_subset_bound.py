@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from packgap.analysis.sharing.exact_scaling import instance as readme
 from packgap.models.sharing import subset_bound
 from packgap.models.sharing.bound import min_solo_time
-from packgap.models.sharing.branch_bound import solve, subset_table
+from packgap.models.sharing.branch_bound import solve, subset_table, window_sums
 from packgap.models.sharing.node_bound import root_bound
 from packgap.sharing import SharingInstance
 from tests.sharing.helpers import tiny
@@ -121,3 +121,22 @@ def test_more_jobs_than_the_table_takes_is_refused() -> None:
     inst = tiny([(float(k), 1, 5) for k in range(subset_bound.MAX_JOBS + 1)], gpus=2)
     with pytest.raises(ValueError, match=f"at most {subset_bound.MAX_JOBS} jobs"):
         subset_table(inst, math.inf)
+
+
+@pytest.mark.parametrize(("size", "width"), [(2, 2), (3, 4), (4, 8)])
+def test_windowed_blocks_are_the_tables_blocks_within_the_window(size: int, width: int) -> None:
+    """README 8 jobs, seed 2: every block of the full table whose jobs lie within ``width``
+    consecutive arrivals, with the same optimum, and no other."""
+    inst = readme(8, 2)
+    table = subset_table(inst, math.inf, size=size)
+    position = {j: k for k, j in enumerate(sorted(range(8), key=lambda j: inst.jobs[j].arrival))}
+    near = {
+        mask: value
+        for mask, value in table.blocks.items()
+        if max(position[j] for j in subset_bound.members(mask)) - min(position[j] for j in subset_bound.members(mask))
+        < width
+    }
+    found = {subset_bound.mask_of(block): value for block, value in window_sums(inst, math.inf, size, width)}
+    assert near and found == pytest.approx(near, rel=1e-12)
+    if width < 8:
+        assert len(found) < len(table.blocks)
