@@ -97,18 +97,19 @@ def solve(
     # past it, the cheap bound.
     start = time.perf_counter()
     cheap = completion_lower_bound(instance)
-    subsets, sums = None, []
+    subsets = None
     share = math.inf if time_limit is None else start + subset_bound.SHARE * time_limit
     n = len(instance.jobs)
     if runs and 0 < n <= ROOT_JOBS:
         if blocks >= 2 and 2 < n <= subset_bound.MAX_JOBS:
             subsets = subset_table(instance, share, size=blocks)
-            sums = subsets.sums()
-        elif blocks >= 2 and n > subset_bound.MAX_JOBS:
-            sums = window_sums(instance, share, size=blocks)
         cheap = max(cheap, root_bound(instance, subsets))
     if not instance.jobs or instance.cluster.max_jobs_per_gpu > 2:
         return LpBound(None, cheap, "not built")
+    # The windowed blocks feed the LP only (the root bound needs the whole table's partitions).
+    sums = [] if subsets is None else subsets.sums()
+    if runs and blocks >= 2 and subset_bound.MAX_JOBS < n <= ROOT_JOBS:
+        sums = window_sums(instance, share, size=blocks)
     spent = time.perf_counter() - start
     try:
         with within(None if time_limit is None else time_limit - spent, "building the rate LP"):

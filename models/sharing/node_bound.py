@@ -257,8 +257,9 @@ class NodeBound:
         finish = self.finishes(now, solo, classes)
         completion, release = dict(finish), dict.fromkeys(running, now)
         plain = started = sum(finish.values())
-        blocks, waiting = -math.inf, mask_of(pending) if self.subsets is not None else 0
+        blocks, waiting = -math.inf, 0
         if self.subsets is not None:
+            waiting = mask_of(pending)
             blocks = started + self.subsets.best[waiting]
             if blocks >= enough:
                 return Estimate(completion, release, solo, plain, [], plain, blocks, complete=False)
