@@ -24,7 +24,8 @@ class Rules:
     that :func:`left_shift_dominated` cuts; ``start_order`` False keeps those that
     :func:`start_order_cut` cuts; ``batch_dominance`` False tries every sub-batch that fits
     (:class:`BatchSignatures`) when ``every_batch`` is on; ``local_search`` False starts from
-    the given incumbent alone, without :func:`packgap.models.sharing.incumbent.improve`;
+    the given incumbent alone, without :func:`packgap.models.sharing.incumbent.improve` (with
+    none, from the decodes of its seed orders, no descent);
     ``subsets`` False bounds no node by blocks of jobs
     (:mod:`packgap.models.sharing.subset_bound`, item 4 of the node bound)."""
 

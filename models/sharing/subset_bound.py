@@ -60,8 +60,9 @@ SHARE = 0.25
 GAIN_TOL = 1e-9
 
 #: A lower bound on a sub-instance's optimal sum of completions, searched until a deadline
-#: (``time.perf_counter``).
-BlockSolver = Callable[[SharingInstance, float], float]
+#: (``time.perf_counter``), given the table of the sub-instance's own smaller blocks (None for
+#: a block of two).
+BlockSolver = Callable[[SharingInstance, float, "SubsetBound | None"], float]
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,10 @@ def block_optima(
 ) -> tuple[dict[tuple[int, ...], float], bool]:
     """Each contended candidate block (in the given order, until ``deadline``) whose optimum
     beats its jobs' solo bounds a_j + P_j, with that optimum; and whether every candidate was
-    reached."""
+    reached. Each block's search gets the table of its sub-blocks found so far
+    (:func:`inner_table`): the candidates come smaller first, so those of a block of k jobs
+    are all in (README 10 jobs x 16 GPUs, seeds 1 and 4, blocks of up to five: the table in
+    12.0 / 12.7 s without it, 7.9 / 12.4 s with it; measured)."""
     alone = [j.arrival + p for j, p in zip(instance.jobs, solo, strict=True)]
     found: dict[tuple[int, ...], float] = {}
     for block in candidates:
@@ -170,10 +174,26 @@ def block_optima(
             continue
         if time.perf_counter() > deadline:
             return found, False
-        value = solve_block(replace(instance, jobs=tuple(instance.jobs[j] for j in block)), deadline)
+        inner = inner_table(block, found, alone) if len(block) > 2 else None
+        value = solve_block(replace(instance, jobs=tuple(instance.jobs[j] for j in block)), deadline, inner)
         if value > sum(alone[j] for j in block) + GAIN_TOL:
             found[block] = value
     return found, True
+
+
+def inner_table(block: Sequence[int], found: Mapping[tuple[int, ...], float], alone: Sequence[float]) -> SubsetBound:
+    """The table of ``block``'s sub-instance (job i: the block's i-th) from the optima ``found``
+    of its proper sub-blocks (keyed by the instance's job indices, sorted): the subset bound
+    of the sub-instance, valid by the module docstring's argument there; ``alone``: each of
+    the instance's jobs' a_j + P_j."""
+    blocks = {}
+    for k in range(2, len(block)):
+        for sub in itertools.combinations(range(len(block)), k):
+            value = found.get(tuple(block[i] for i in sub))
+            if value is not None:
+                blocks[mask_of(sub)] = value
+    best, choice = _partitions([alone[j] for j in block], blocks)
+    return SubsetBound(len(block) - 1, blocks, best, True, choice)
 
 
 def _partitions(alone: Sequence[float], blocks: dict[int, float]) -> tuple[list[float], list[int]]:

@@ -16,8 +16,9 @@ from packgap.analysis.sharing.exact_scaling import instance as readme
 from packgap.models.sharing import subset_bound
 from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.branch_bound import solve, subset_table, window_sums
+from packgap.models.sharing.dominance import Rules
 from packgap.models.sharing.node_bound import root_bound
-from packgap.sharing import SharingInstance
+from packgap.sharing import FAMILY, SharingInstance
 from tests.sharing.helpers import tiny
 from tests.sharing.test_exact_rules import instances
 
@@ -140,3 +141,40 @@ def test_windowed_blocks_are_the_tables_blocks_within_the_window(size: int, widt
     assert near and found == pytest.approx(near, rel=1e-12)
     if width < 8:
         assert len(found) < len(table.blocks)
+
+
+def test_a_blocks_inner_table_is_the_table_of_its_sub_instance() -> None:
+    """README 8 jobs, seed 2: the table each block's search gets from its sub-blocks found so
+    far (:func:`subset_bound.inner_table`) has the blocks and partitions of the table built on
+    the block's sub-instance itself."""
+    inst = readme(8, 2)
+    table = subset_table(inst, math.inf, size=4)
+    found = {tuple(subset_bound.members(mask)): value for mask, value in table.blocks.items()}
+    alone = [j.arrival + min_solo_time(inst, k) for k, j in enumerate(inst.jobs)]
+    fours = [block for block in found if len(block) == 4]
+    assert fours
+    for block in fours:
+        inner = subset_bound.inner_table(block, found, alone)
+        direct = subset_table(replace(inst, jobs=tuple(inst.jobs[j] for j in block)), math.inf, size=3)
+        assert inner.blocks == pytest.approx(direct.blocks, rel=1e-12)
+        assert inner.best == pytest.approx(direct.best, rel=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(instances())
+def test_a_search_given_the_table_from_its_first_node_proves_the_same_optimum(inst: SharingInstance) -> None:
+    table = subset_table(inst, math.inf, size=3)
+    given_table = solve(inst, None, time_limit=None, subsets=table)
+    assert given_table.proven
+    assert given_table.sum_completion == pytest.approx(_optimum(inst, tuple(range(len(inst.jobs)))), rel=1e-9)
+
+
+def test_a_search_without_local_search_stopped_at_once_still_returns_a_schedule() -> None:
+    """The block searches run without the local search and are cut by the table's deadline; one
+    stopped before its first leaf returns the local search's seed decode (README 10 jobs, seed
+    10, as the certified class floor's 3 s stop hit it)."""
+    inst = readme(10, 10)
+    out = solve(inst, None, time_limit=0.0, rules=Rules(local_search=False))
+    value = FAMILY.evaluate(inst, out.solution).objective * len(inst.jobs) + sum(j.arrival for j in inst.jobs)
+    assert not out.proven and out.lower_bound <= out.sum_completion
+    assert value == pytest.approx(out.sum_completion, rel=1e-9)
