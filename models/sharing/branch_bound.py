@@ -44,7 +44,7 @@ When the search stops early (time or node limit) every node it has not explored 
 bounded instead (a start by its parent's quick bound, :meth:`NodeBound.start`; a move to
 the next event by its parent's node bound; after a short grace, every child of a node by
 the node's bound), so ``lower_bound`` = max(root bound, min(incumbent, open nodes' bounds))
-is valid.
+is valid. The best start list becomes a schedule in :mod:`packgap.models.sharing.start_list`.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.dominance import ALL_RULES, BatchSignatures, Rules, left_shift_dominated, start_order_cut
 from packgap.models.sharing.incumbent import improve
 from packgap.models.sharing.node_bound import NodeBound, Running
-from packgap.sharing import JobSchedule, Perf, Segment, SharingInstance, SharingSolution
-from packgap.sharing.perf import ladder, steps
+from packgap.models.sharing.start_list import Start, schedule_of
+from packgap.sharing import Perf, SharingInstance, SharingSolution
+from packgap.sharing.perf import ladder
 from packgap.sharing.progress import TIME_TOL, co_located_rates, replay
 
 #: Relative tolerance of the prune: a node whose bound is within it of the incumbent is cut.
@@ -84,14 +85,6 @@ GRACE_S = 1.0
 GRACE_SHARE = 0.05
 
 
-@dataclass(frozen=True)
-class Start:
-    job: int
-    time: float
-    gpus: tuple[int, ...]
-    batch: int
-
-
 @dataclass
 class Outcome:
     """``sum_completion``: the best schedule's sum of completion times; ``lower_bound``: a
@@ -107,16 +100,23 @@ class Outcome:
 
 class Search:
     """The depth-first search; :meth:`search` explores the subtree of one node and keeps the
-    best complete schedule below ``best`` (the tests call it on inner nodes)."""
+    best complete schedule below ``best`` (the tests call it on inner nodes); ``subsets``: item
+    4's table from the first node (None: built after :data:`PROBE_NODES` nodes, when due)."""
 
     def __init__(
-        self, instance: SharingInstance, deadline: float, max_nodes: int, every_batch: bool, rules: Rules
+        self,
+        instance: SharingInstance,
+        deadline: float,
+        max_nodes: int,
+        every_batch: bool,
+        rules: Rules,
+        subsets: subset_bound.SubsetBound | None = None,
     ) -> None:
         self.inst, self.perf, self.rules = instance, Perf(instance), rules
         self.ids = [j.id for j in instance.jobs]
         self.solo = [min_solo_time(instance, i) for i in range(len(instance.jobs))]
-        self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound)
-        self.table_due = rules.subsets and 2 < len(self.ids) <= subset_bound.MAX_JOBS
+        self.node_bound = NodeBound(instance, self.perf, self.solo, strong=rules.node_bound, subsets=subsets)
+        self.table_due = subsets is None and rules.subsets and 2 < len(self.ids) <= subset_bound.MAX_JOBS
         self.grace = min(GRACE_S, GRACE_SHARE * max(0.0, deadline - time.perf_counter()))
         # The grace comes out of the time limit, not on top of it: with it, 480 jobs took 21.2 s
         # of a 20 s limit's 21.5 s promise (benchmarks/time_limits.py --large).
@@ -370,9 +370,7 @@ def solve(
     ``subsets``: a table of block optima of ``instance`` for item 4 of the node bound from the
     first node (then the search builds none)."""
     deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
-    search = Search(instance, deadline, max_nodes, every_batch, rules)
-    if subsets is not None:
-        search.node_bound.subsets, search.table_due = subsets, False
+    search = Search(instance, deadline, max_nodes, every_batch, rules, subsets)
     if incumbent is not None:
         search.best = sum(r.finish for r in replay(instance, incumbent, search.perf).run.records.values())
     if rules.local_search or incumbent is None:
@@ -394,33 +392,6 @@ def solve(
     if not search.best_starts:
         assert incumbent is not None, "without an incumbent the local search's decodes give a schedule"
         return Outcome(incumbent, search.best, proven, search.nodes, root, lower)
-    return Outcome(_solution(instance, search), search.best, proven, search.nodes, root, lower)
-
-
-def _solution(instance: SharingInstance, search: Search) -> SharingSolution:
-    """The best start list as a schedule, finishes and co-runners from the progress model."""
-    index = {j.id: i for i, j in enumerate(instance.jobs)}
-    by_job = {s.job: s for s in search.best_starts}
-    draft = SharingSolution(
-        tuple(
-            JobSchedule(j.id, s.batch, steps(j.batch, s.batch), (Segment(s.time, s.gpus),), 0.0)
-            for j in instance.jobs
-            for s in (by_job[index[j.id]],)
-        )
+    return Outcome(
+        schedule_of(instance, search.best_starts, search.perf), search.best, proven, search.nodes, root, lower
     )
-    finish = {jid: r.finish for jid, r in replay(instance, draft, search.perf).run.records.items()}
-    return SharingSolution(
-        tuple(
-            JobSchedule(j.id, j.batch, j.steps, j.segments, finish[j.id], _co_runner(j, draft, finish))
-            for j in draft.jobs
-        )
-    )
-
-
-def _co_runner(job: JobSchedule, draft: SharingSolution, finish: dict[str, float]) -> str | None:
-    """The job holding one of ``job``'s GPUs when it starts (from the replayed finishes)."""
-    for other in draft.jobs:
-        holds = other.start <= job.start < finish[other.id]
-        if other.id != job.id and holds and set(other.gpus) & set(job.gpus):
-            return other.id
-    return None

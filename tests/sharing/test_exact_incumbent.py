@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from packgap.analysis.sharing.exact_scaling import instance
 from packgap.analysis.sharing.runs import best_heuristic
-from packgap.models.sharing.branch_bound import Search, Start, _solution, solve
-from packgap.models.sharing.dominance import ALL_RULES, Rules
+from packgap.models.sharing.branch_bound import solve
+from packgap.models.sharing.dominance import Rules
 from packgap.models.sharing.incumbent import improve
+from packgap.models.sharing.start_list import Start, schedule_of
 from packgap.sharing import FAMILY, Perf, SharingInstance
 from packgap.sharing.progress import replay
 from tests.sharing.test_exact_rules import instances
@@ -25,9 +26,7 @@ def test_decoded_schedules_are_feasible_and_priced_as_replayed(inst: SharingInst
     sub-batch that fits beside the jobs on its GPUs when it starts."""
     perf = Perf(inst)
     value, starts = improve(inst, perf, None, every_batch, math.inf)
-    search = Search(inst, math.inf, 0, True, ALL_RULES)
-    search.best_starts = [Start(*s) for s in starts]
-    solution = _solution(inst, search)
+    solution = schedule_of(inst, [Start(*s) for s in starts], perf)
     FAMILY.validate(inst, solution)
     assert sum(j.finish for j in solution.jobs) == pytest.approx(value, rel=1e-9)
     if not every_batch:
