@@ -213,7 +213,7 @@ def test_moves_stop_at_the_deadline_and_are_not_cached_cut_short() -> None:
     inst = tiny([(0.0, 2, 10), (0.0, 1, 5)], gpus=4)
     on_time = Search(inst, math.inf, 10**9, True, Rules())
     every = list(on_time.moves({(): 4}, {}, 0))
-    assert every and len(on_time.cache) == 1
+    assert every and len(on_time.moves.cache) == 1
     late = Search(inst, -math.inf, 10**9, True, Rules())  # no grace: 5 % of no time left
     late.late()  # the first look at the clock starts the (empty) grace
-    assert list(late.moves({(): 4}, {}, 0)) == [] and late.stopped and not late.cache
+    assert list(late.moves({(): 4}, {}, 0)) == [] and late.stopped and not late.moves.cache
