@@ -25,15 +25,16 @@ Within a class the GPUs are interchangeable from now on, so one representative i
 the lowest ids, and among empty GPUs the most recently freed first (a canonical choice that
 depends on the state only, as the transposition table needs).
 
-Order (:meth:`Search.run`): best first, lowest bound first, until :data:`FRONTIER` nodes wait,
-then depth first below each waiting node in the order of its bound; each node waits under the
-larger of its parent's bounds on it, so the least of them never falls. Depth first alone
-leaves children of the root open, so a stopped search certified its root bound and no more.
-README 10 jobs x 16 GPUs, 60 s, both orders side by side on the 2 cores: seed 10's gap between
-the best schedule and the certified bound went from 7.5 % to 1.3 %, seed 5's from 15.3 % to
-14.1 %, seeds 1 and 6 stayed at their root gaps; 12 jobs seed 2 is proven in the same nodes
-(195,325 against 195,373). Depth first first (``depth_first``) finds an incumbent sooner but
-left every one of these bounds at the root's (measured).
+Order (:meth:`Search.run`): depth-first dives of :data:`DIVE` nodes and best-first stretches
+(lowest bound first) of as many, in turns; each node waits under the larger of its parent's
+bounds on it, so the least of them never falls. Depth first alone leaves children of the root
+open, so a stopped search certified its root bound and no more; best first alone finds better
+schedules late (README 12 jobs seed 2 from the local search's incumbent, 60 s: depth first
+proves it in 194,223 nodes, best first only is still open after 356,177). With the turns that
+seed is proven in 194,083 nodes, and of the open 10-job seeds (1, 4, 5, 6, 10; both orders side
+by side, 60 s) seed 10's certified class gap of the best policy goes from 31.6 % to 30.1 %
+(27.5 % best first only); the others keep their root bounds: below the root the node bound
+rises only deep down, so the least waiting bound stays where it starts (measured).
 
 Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
 without it):
@@ -98,10 +99,10 @@ GRACE_S = 1.0
 GRACE_SHARE = 0.05
 
 
-#: The share of the time and node limits the search spends depth first before it turns best
-#: first (none: best first from the root), and the most open nodes the best-first phase keeps,
-#: each with a copy of its state (README 10 jobs x 16 GPUs, 60 s: at most 375 MB in all).
-DEPTH_FIRST_SHARE = 0.0
+#: The nodes of each depth-first dive and of each best-first stretch (:meth:`Search.run`), and
+#: the most nodes the frontier keeps, each with a copy of its state (README 10 jobs x 16 GPUs,
+#: 60 s: at most 375 MB in all).
+DIVE = 2_000
 FRONTIER = 100_000
 
 #: A node: (now, sum of completions so far, running, waiting, each GPU's free time, starts,
@@ -123,10 +124,10 @@ class Outcome:
 
 
 class Search:
-    """The search; :meth:`search` explores the subtree of one node (depth first, or one level
-    onto the frontier) and keeps the
-    best complete schedule below ``best`` (the tests call it on inner nodes); ``subsets``: item
-    4's table from the first node (None: built after :data:`PROBE_NODES` nodes, when due)."""
+    """The search; :meth:`search` explores the subtree of one node (depth first, or its children
+    onto the frontier) and keeps the best complete schedule below ``best`` (the tests call it on
+    inner nodes); ``subsets``: item 4's table from the first node (None: built after
+    :data:`PROBE_NODES` nodes, when due)."""
 
     def __init__(
         self,
@@ -154,13 +155,14 @@ class Search:
         self.open_bound = math.inf
         self.seen: dict[tuple[object, ...], float] = {}
         self.moves = Moves(instance, self.perf, rules, every_batch, self.late)
-        #: The best-first phase's open nodes (None: depth first).
-        self.frontier: list[tuple[float, int, Node]] | None = None
+        #: The nodes waiting for best first, and whether the search now goes depth first.
+        self.frontier: list[tuple[float, int, Node]] = []
+        self.depth_first = True
         self.pushed = itertools.count()
         #: The frontier's key of the node being expanded: a bound on every schedule below it.
         self.floor = -math.inf
-        #: When (clock, node count) the search turns best first (:meth:`run`).
-        self.turn_at = (math.inf, math.inf)
+        #: The node count at which the current dive ends (:meth:`run`).
+        self.dive_end = math.inf
 
     def late(self) -> bool:
         """Stop past the deadline or the node limit; True once the grace for bounding the open
@@ -188,8 +190,8 @@ class Search:
             share = clock + subset_bound.SHARE * (self.deadline - clock)
             self.node_bound.subsets = subset_table(self.inst, share, self.rules)
         self.late()
-        if self.frontier is None and (self.nodes > self.turn_at[1] or time.perf_counter() > self.turn_at[0]):
-            self.frontier, self.turn_at = [], (math.inf, math.inf)
+        if self.nodes > self.dive_end:
+            self.depth_first, self.dive_end = False, math.inf
         holders: list[list[int]] = [[] for _ in free]
         for j, (gpus, _, _) in running.items():
             for g in gpus:
@@ -271,7 +273,7 @@ class Search:
     def visit(self, bound: float, node: Node) -> None:
         """Explore a child now (depth first), or, in the best-first phase, keep a copy of it on
         the frontier under ``bound`` (its parent's bound on it)."""
-        if self.frontier is None:
+        if self.depth_first:
             self.search(*node)
             return
         now, done, running, pending, free, starts, last = node
@@ -279,30 +281,29 @@ class Search:
         # Ties go last in, first out: depth first among equal bounds keeps the frontier small.
         heapq.heappush(self.frontier, (max(bound, self.floor), -next(self.pushed), copy))
 
-    def run(self, share: float) -> None:
-        """The whole search from the root: depth first for ``share`` of the time left and of the
-        node limit, then best first (lowest bound first) until :data:`FRONTIER` nodes wait, then
-        depth first below each waiting node in the order of its bound. At the turn, the nodes
-        the depth-first search has left open (each ancestor's children not yet explored) go on
-        the frontier as the recursion unwinds. Every order explores the nodes whose bound is
-        below the incumbent, so a search run to the end proves the same optimum; a stopped one
-        has raised the least bound of the nodes left open above the root's, where depth first
-        alone leaves children of the root open."""
-        clock = time.perf_counter()
-        self.turn_at = (clock + (share * max(0.0, self.deadline - clock) if share else 0.0), share * self.max_nodes)
+    def run(self, dive: float) -> None:
+        """The whole search from the root, in turns: depth first for ``dive`` nodes, then best
+        first (lowest bound first) for as many, then a dive below the best waiting node, and so
+        on; once :data:`FRONTIER` nodes wait, depth first below each in the order of its bound.
+        When a dive ends, the nodes it left open (each ancestor's children not yet explored) go
+        on the frontier as the recursion unwinds. Every order explores the nodes whose bound is
+        below the incumbent, so a search run to the end proves the same optimum."""
+        self.dive_end = dive
         self.search(0.0, 0.0, {}, list(range(len(self.ids))), [0.0] * self.inst.cluster.gpus, [], None)
-        frontier = self.frontier or []
+        frontier, next_dive = self.frontier, self.nodes + dive
         while frontier and not self.stopped:
-            if len(frontier) >= FRONTIER:
-                self.frontier = None
             self.floor, _, node = heapq.heappop(frontier)
             if self.floor >= self.best * (1 - PRUNE_TOL):
                 frontier.clear()
                 break
+            if len(frontier) >= FRONTIER:
+                self.depth_first, self.dive_end = True, math.inf
+            elif self.nodes >= next_dive:
+                self.depth_first, self.dive_end, next_dive = True, self.nodes + dive, self.nodes + 2 * dive
             self.search(*node)
+            self.depth_first = False
         if frontier:
             self.open_bound = min(self.open_bound, frontier[0][0])
-        self.frontier = None
 
     def advance(self, node: Node, bound: float) -> None:
         """Move to the next arrival or finish; finished jobs add their completion time."""
@@ -376,15 +377,15 @@ def solve(
     rules: Rules = ALL_RULES,
     on_start: Callable[[], None] | None = None,
     subsets: subset_bound.SubsetBound | None = None,
-    depth_first: float = DEPTH_FIRST_SHARE,
+    dive: float = DIVE,
 ) -> Outcome:
     """Branch and bound; ``proven`` when the search ran to the end (the optimum is proven);
     ``subsets``: a table of block optima of ``instance`` for item 4 of the node bound from the
-    first node (then the search builds none); ``depth_first``: the share of the time and node
-    limits the search spends depth first before it turns best first (:meth:`Search.run`; 1:
-    depth first throughout, 0: best first from the root)."""
-    if not 0.0 <= depth_first <= 1.0:
-        raise ValueError(f"depth_first is a share of the time and node limits, in [0, 1], not {depth_first}")
+    first node (then the search builds none); ``dive``: the nodes of each depth-first dive and of
+    each best-first stretch between them (:meth:`Search.run`; math.inf: depth first throughout,
+    0: best first only)."""
+    if not dive >= 0:
+        raise ValueError(f"dive is a count of search nodes, at least 0, not {dive}")
     deadline = math.inf if time_limit is None else time.perf_counter() + time_limit
     search = Search(instance, deadline, max_nodes, every_batch, rules, subsets)
     if incumbent is not None:
@@ -399,7 +400,7 @@ def solve(
             search.best, search.best_starts = value, [Start(*s) for s in found]
     if on_start is not None:
         on_start()
-    search.run(depth_first)
+    search.run(dive)
     root = search.node_bound.root()
     proven = not search.stopped
     lower = search.best if proven else max(root, min(search.best, search.open_bound))
