@@ -47,7 +47,8 @@ def algorithm_2(perf: Perf, running: str, running_batch: int, remaining_solo: fl
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(*[st.floats(0, 1e5, allow_nan=False)] * 2, *[st.floats(1, 3)] * 2), min_size=1))
 def test_theorem_1_as_arrays_is_the_scalar_form(pairs: list[tuple[float, float, float, float]]) -> None:
-    share, t_share = decide_many(*(np.array(column) for column in zip(*pairs, strict=True)))
+    remaining, new, xi_running, xi_new = (np.array(column) for column in zip(*pairs, strict=True))
+    share, t_share = decide_many(remaining, new, xi_running, xi_new)
     for k, args in enumerate(pairs):
         d = decide(*args)
         assert (bool(share[k]), float(t_share[k])) == (d.share, d.t_share)
