@@ -271,8 +271,8 @@ class Search:
         self.advance((now, done, running, pending, free, starts, last), bound)
 
     def visit(self, bound: float, node: Node) -> None:
-        """Explore a child now (depth first), or, in the best-first phase, keep a copy of it on
-        the frontier under ``bound`` (its parent's bound on it)."""
+        """Explore a child now (in a dive), or, in a best-first stretch, keep a copy of it on the
+        frontier under ``bound`` (its parent's bound on it)."""
         if self.depth_first:
             self.search(*node)
             return
