@@ -272,14 +272,14 @@ class Search:
 
     def visit(self, bound: float, node: Node) -> None:
         """Explore a child now (in a dive), or, in a best-first stretch, keep a copy of it on the
-        frontier under ``bound`` (its parent's bound on it)."""
+        frontier under ``bound`` (its parent's bound on it, never below the parent's own key)."""
         if self.depth_first:
             self.search(*node)
             return
         now, done, running, pending, free, starts, last = node
         copy = (now, done, dict(running), list(pending), list(free), list(starts), last)
         # Ties go last in, first out: depth first among equal bounds keeps the frontier small.
-        heapq.heappush(self.frontier, (max(bound, self.floor), -next(self.pushed), copy))
+        heapq.heappush(self.frontier, (bound, -next(self.pushed), copy))
 
     def run(self, dive: float) -> None:
         """The whole search from the root, in turns: depth first for ``dive`` nodes, then best
@@ -301,7 +301,7 @@ class Search:
             elif self.nodes >= next_dive:
                 self.depth_first, self.dive_end, next_dive = True, self.nodes + dive, self.nodes + 2 * dive
             self.search(*node)
-            self.depth_first = False
+            self.depth_first, self.dive_end = False, math.inf
         if frontier:
             self.open_bound = min(self.open_bound, frontier[0][0])
 
