@@ -33,8 +33,9 @@ schedules late (README 12 jobs seed 2 from the local search's incumbent, 60 s: d
 proves it in 194,223 nodes, best first only is still open after 356,177). With the turns that
 seed is proven in 194,083 nodes, and of the open 10-job seeds (1, 4, 5, 6, 10; both orders side
 by side, 60 s) seed 10's certified class gap of the best policy goes from 31.6 % to 30.1 %
-(27.5 % best first only); the others keep their root bounds: below the root the node bound
-rises only deep down, so the least waiting bound stays where it starts (measured).
+(27.5 % best first only); the others kept their root bounds, because a start left open at the
+stop was bounded by its quick bound alone, not by its parent's bound too (fixed since; seed 1's
+certified class gap 36.7 % -> 27.8 % with that and :data:`BLOCKS`; measured).
 
 Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
 without it):
@@ -43,7 +44,7 @@ without it):
   as the best online heuristic; up to :data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs
   it reads a table of block optima (:func:`subset_table`, built after :data:`PROBE_NODES` nodes
   within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time left; README 10 jobs x
-  16 GPUs, seeds 1-10, 60 s: 5/10 proven, 3/10 without it);
+  16 GPUs, seeds 1-10, 60 s: 6/10 proven, 3/10 without it, measured before :data:`BLOCKS`);
 * dominance (:mod:`packgap.models.sharing.dominance`): no later start on GPUs idle since the
   job could have started (left shift); simultaneous starts on disjoint GPUs in one order
   only; of sub-batches alike for every later partner, the largest;
@@ -52,9 +53,9 @@ without it):
   holds everything the rules read, so a state's allowed futures depend on the key only.
 
 When the search stops early (time or node limit) every node it has not explored is
-bounded instead (a start by its parent's quick bound, :meth:`NodeBound.start`; a move to
-the next event by its parent's node bound; after a short grace, every child of a node by
-the node's bound; a waiting node by its key), so ``lower_bound`` = max(root bound,
+bounded instead (a start by the larger of its parent's bound and its quick bound,
+:meth:`NodeBound.start`; a move to the next event by its parent's node bound; after a short
+grace, every child of a node by the node's bound; a waiting node by its key), so ``lower_bound`` = max(root bound,
 min(incumbent, open nodes' bounds)) is valid. The best start list becomes a schedule in
 :mod:`packgap.models.sharing.start_list`.
 """
@@ -88,6 +89,16 @@ MAX_NODES = 5_000_000
 #: node bound), so that instances it proves without the table do not pay for it: README 6 jobs
 #: seed 1 took 0.60 s with the table first, of which 0.5 s was the table.
 PROBE_NODES = 2_000
+
+#: The largest block of the search's own table (item 4 of the node bound), one more job than
+#: the class bound's (:data:`packgap.models.sharing.subset_bound.SIZE`): the table is built
+#: smaller blocks first within its share of the time, so blocks of five it does not reach are
+#: left out. README 10 jobs x 16 GPUs, seeds 1-10, 60 s: 6/10 proven with blocks of up to
+#: five (seed 10 in 37.9 s, seed 8 in 21.0 s instead of 37.1 s; tables in 0.8-6.9 s), 5/10
+#: with four; 12 jobs 4/10 either way (seed 2 in 16.1 s instead of 35.9 s; tables in 1.2-14.3 s)
+#: and the open seeds' bounds 3.0-10.6 % below their best schedules' summed completions
+#: instead of 3.0-13.2 % (measured).
+BLOCKS = 5
 
 #: The share of the time limit the first incumbent's local search may take at most.
 LOCAL_SEARCH_SHARE = 0.1
@@ -188,7 +199,7 @@ class Search:
         if self.nodes == PROBE_NODES and self.table_due:
             clock = time.perf_counter()
             share = clock + subset_bound.SHARE * (self.deadline - clock)
-            self.node_bound.subsets = subset_table(self.inst, share, self.rules)
+            self.node_bound.subsets = subset_table(self.inst, share, self.rules, BLOCKS)
         self.late()
         if self.nodes > self.dive_end:
             self.depth_first, self.dive_end = False, math.inf
@@ -252,17 +263,21 @@ class Search:
                 if self.rules.start_order and start_order_cut(j, last, taken):
                     continue
                 partners = {h for holders_of_gpu in taken for h in holders_of_gpu}
-                quick = done + self.node_bound.start(node, j, now, partners, b)
-                if quick >= self.best * (1 - PRUNE_TOL):
+                # The child's bound: its quick bound, and this node's, which holds below it too
+                # (the quick bound alone can be the lower one: it reads no frontier key and not
+                # item 4's blocks of started jobs; README 10 jobs seed 1 certified its root bound
+                # and no more after 60 s with it, 9.3 % of the root's gap more with both; measured).
+                child = max(bound, done + self.node_bound.start(node, j, now, partners, b))
+                if child >= self.best * (1 - PRUNE_TOL):
                     continue
                 if self.stopped:
                     # Once stopped, a child left open is bounded, not explored.
-                    self.open_bound = min(self.open_bound, quick)
+                    self.open_bound = min(self.open_bound, child)
                     continue
                 gpus = concrete(taken, members)
                 running[j] = (gpus, b, float(self.inst.jobs[j].iterations))
                 starts.append(Start(j, now, gpus, b))
-                self.visit(max(bound, quick), (now, done, running, rest, free, starts, j))
+                self.visit(child, (now, done, running, rest, free, starts, j))
                 starts.pop()
                 del running[j]
         if self.stopped:

@@ -38,7 +38,13 @@ non-preemptive schedule that continues the node (eq. 15; the paper's model, eqs.
 
 4. Blocks (:mod:`packgap.models.sharing.subset_bound`, when the search built its table): the
    running jobs' item-1 finishes plus the best partition of the waiting jobs into blocks,
-   each bounded by the larger of its sub-instance's optimum and its jobs' item-1 bounds.
+   each bounded by the larger of its sub-instance's optimum and its jobs' item-1 bounds; or
+   the table's best partition of the running and waiting jobs together, bounded alike. The
+   subset bound holds for any set of the instance's jobs in any schedule, and a schedule
+   below the node is one (its part before ``now`` is the node's), so a block may hold jobs
+   that have started: README 10 jobs x 16 GPUs seed 3 is proven in 2,726 nodes with them,
+   12,023 without; seed 6's bound after 60 s goes from 4.8 % to 0.8 % below its best schedule
+   (measured).
 
 The node bound is the largest of items 1 + 3, 2 and 4.
 """
@@ -274,7 +280,8 @@ class NodeBound:
         if alone >= enough:
             return Estimate(completion, release, solo, plain, pairs, alone, alone, complete=False)
         if self.subsets is not None:
-            blocks = started + self.subsets.refined(waiting, completion)
+            together = self.subsets.refined(waiting | mask_of(running), completion)
+            blocks = max(started + self.subsets.refined(waiting, completion), together)
         work = [self.capacity[j] * solo.get(j, self.solo[j]) for j in release]
         value = max(alone, blocks, srpt(list(release.values()), work, float(self.gpus)))
         return Estimate(completion, release, solo, plain, pairs, alone, value)

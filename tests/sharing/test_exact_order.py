@@ -51,6 +51,20 @@ def test_a_stopped_search_with_best_first_turns_bounds_above_its_root() -> None:
     assert best.lower_bound <= optimum.sum_completion
 
 
+def test_a_child_left_open_is_bounded_by_its_parent_too() -> None:
+    """README 6 jobs seed 4, the root expanded under a frontier key halfway between the root
+    bound and the optimum, stopped at its first child: the children left open keep that key,
+    although their quick bounds alone lie below the root bound (19,820 s against 20,455)."""
+    inst = generate(6, 4, nodes=4, hours=0.5, workload="physical")
+    optimum = solve(inst, None, time_limit=None)
+    search = branch_bound.Search(inst, math.inf, 1, True, branch_bound.ALL_RULES)
+    search.best = optimum.sum_completion
+    search.floor = key = (optimum.root_bound + optimum.sum_completion) / 2
+    search.search(0.0, 0.0, {}, list(range(6)), [0.0] * inst.cluster.gpus, [], None)
+    assert search.stopped and search.nodes == 2
+    assert search.open_bound == pytest.approx(key, rel=1e-12)
+
+
 @pytest.mark.parametrize("dive", [-1, float("nan")])
 def test_a_dive_is_a_count_of_nodes(dive: float) -> None:
     inst = generate(3, 1, nodes=1, hours=0.1, workload="physical")

@@ -17,10 +17,10 @@ from packgap.models.sharing import subset_bound
 from packgap.models.sharing.bound import min_solo_time
 from packgap.models.sharing.branch_bound import solve, subset_table, window_sums
 from packgap.models.sharing.dominance import Rules
-from packgap.models.sharing.node_bound import root_bound
-from packgap.sharing import FAMILY, SharingInstance
+from packgap.models.sharing.node_bound import NodeBound, root_bound
+from packgap.sharing import FAMILY, Perf, SharingInstance
 from tests.sharing.helpers import tiny
-from tests.sharing.test_exact_rules import instances
+from tests.sharing.test_exact_rules import _Everything, instances
 
 
 def _partitions(items: list[int]) -> list[list[list[int]]]:
@@ -107,6 +107,25 @@ def test_three_jobs_that_each_wait_for_a_gang_job_or_slow_it_down() -> None:
     assert subset_bound.mask_of((2, 3, 5)) in table.blocks
     assert root_bound(inst) < 0.95 * optimum.sum_completion
     assert root_bound(inst, table) == pytest.approx(optimum.sum_completion, rel=1e-9)
+
+
+def test_a_block_may_hold_jobs_that_have_started() -> None:
+    """Jobs 0 (1 GPU) and 1 (2 GPUs) start at 0 and share GPU 0, job 2 arrives at 5: item 1
+    finishes them at 10.44 and 11.22 s, but their block's optimum is 22 s, so the node bound
+    with blocks of started and waiting jobs together rises 1/3 s above the running jobs'
+    finishes plus the waiting jobs' blocks; and every node bound still holds on every schedule
+    below (all of them, walked)."""
+    inst = tiny([(0.0, 1, 8), (0.0, 2, 7), (5.0, 2, 12)], gpus=2, xi=1.5)
+    table = subset_table(inst, math.inf)
+    solo = [min_solo_time(inst, i) for i in range(3)]
+    running = {1: ((0, 1), 4, 7.0), 0: ((0,), 4, 8.0)}
+    node = NodeBound(inst, Perf(inst), solo, subsets=table).estimate(0.0, running, [2], [[0, 1], [1]])
+    assert table.blocks[0b011] == pytest.approx(22.0)
+    apart = node.completion[0] + node.completion[1] + table.refined(0b100, node.completion)
+    assert node.value == pytest.approx(22.0 + node.completion[2]) and node.value > apart + 0.3
+    walk = _Everything(inst, leaves=10**6)
+    walk.search(0.0, 0.0, {}, [0, 1, 2], [0.0, 0.0], [], None)
+    assert walk.leaves < 10**6
 
 
 def test_a_table_past_its_deadline_holds_the_solo_bounds_only() -> None:
