@@ -35,7 +35,7 @@ seed is proven in 194,083 nodes, and of the open 10-job seeds (1, 4, 5, 6, 10; b
 by side, 60 s) seed 10's certified class gap of the best policy goes from 31.6 % to 30.1 %
 (27.5 % best first only); the others kept their root bounds, because a start left open at the
 stop was bounded by its quick bound alone, not by its parent's bound too (fixed since; seed 1's
-certified class gap 36.7 % -> 27.8 % with that and :data:`BLOCKS`; measured).
+certified class gap 36.7 % -> 24.4 % with that and :data:`BLOCKS`; measured).
 
 Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
 without it):
@@ -44,7 +44,7 @@ without it):
   as the best online heuristic; up to :data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs
   it reads a table of block optima (:func:`subset_table`, built after :data:`PROBE_NODES` nodes
   within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time left; README 10 jobs x
-  16 GPUs, seeds 1-10, 60 s: 6/10 proven, 3/10 without it, measured before :data:`BLOCKS`);
+  16 GPUs, seeds 1-10, 60 s: 7/10 proven, 3/10 without it, measured before :data:`BLOCKS`);
 * dominance (:mod:`packgap.models.sharing.dominance`): no later start on GPUs idle since the
   job could have started (left shift); simultaneous starts on disjoint GPUs in one order
   only; of sub-batches alike for every later partner, the largest;
@@ -90,15 +90,14 @@ MAX_NODES = 5_000_000
 #: seed 1 took 0.60 s with the table first, of which 0.5 s was the table.
 PROBE_NODES = 2_000
 
-#: The largest block of the search's own table (item 4 of the node bound), one more job than
+#: The largest block of the search's own table (item 4 of the node bound), two more jobs than
 #: the class bound's (:data:`packgap.models.sharing.subset_bound.SIZE`): the table is built
-#: smaller blocks first within its share of the time, so blocks of five it does not reach are
-#: left out. README 10 jobs x 16 GPUs, seeds 1-10, 60 s: 6/10 proven with blocks of up to
-#: five (seed 10 in 37.9 s, seed 8 in 21.0 s instead of 37.1 s; tables in 0.8-6.9 s), 5/10
-#: with four; 12 jobs 4/10 either way (seed 2 in 16.1 s instead of 35.9 s; tables in 1.2-14.3 s)
-#: and the open seeds' bounds 3.0-10.6 % below their best schedules' summed completions
-#: instead of 3.0-13.2 % (measured).
-BLOCKS = 5
+#: smaller blocks first within its share of the time, so the blocks it does not reach are
+#: left out. README 10 jobs x 16 GPUs, seeds 1-10, 60 s: 5/10 proven with blocks of up to four,
+#: 6/10 with five (seed 10 in 37.9 s), 7/10 with six (seed 6 in 21.9 s; seed 5 stopped 0.6 %
+#: below its best schedule's summed completions; tables in 1.8-15 s, two cut short); 12 jobs
+#: 4/10 with each (seed 2 in 35.9 / 16.1 / 11.7 s; measured).
+BLOCKS = 6
 
 #: The share of the time limit the first incumbent's local search may take at most.
 LOCAL_SEARCH_SHARE = 0.1

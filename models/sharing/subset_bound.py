@@ -103,31 +103,38 @@ def members(mask: int) -> list[int]:
     return [j for j in range(mask.bit_length()) if mask >> j & 1]
 
 
-def contended(instance: SharingInstance, block: Sequence[int], solo: Sequence[float]) -> bool:
-    """Whether the block's jobs, each started alone at its arrival, would ever ask for more
-    GPUs than the cluster has (if not, each runs its solo time and the block gains nothing)."""
+def overload(instance: SharingInstance, block: Sequence[int], solo: Sequence[float]) -> float:
+    """The GPU-seconds the block's jobs, each started alone at its arrival, would ask for beyond
+    the cluster's GPUs (0: each runs its solo time and the block gains nothing)."""
     events = []
     for j in block:
         job = instance.jobs[j]
         events += [(job.arrival + solo[j], -job.gpus), (job.arrival, job.gpus)]
-    held = 0
-    for _, gpus in sorted(events):
-        held += gpus
-        if held > instance.cluster.gpus:
-            return True
-    return False
+    held, last, over = 0, 0.0, 0.0
+    for t, gpus in sorted(events):
+        over += max(0, held - instance.cluster.gpus) * (t - last)
+        held, last = held + gpus, t
+    return over
 
 
 def build(
     instance: SharingInstance, solo: Sequence[float], solve_block: BlockSolver, size: int, deadline: float
 ) -> SubsetBound:
     """The table of the module docstring; ``solo[j]``: job j's least solo time P_j. Blocks are
-    searched by size, the smaller first, until ``deadline``; those not reached by then are
-    left out (the partition uses smaller blocks), so the table stays valid."""
+    searched by size, the smaller first (within a size by :func:`overload`), until ``deadline``;
+    those not reached by then are left out (the partition uses smaller blocks), so the table
+    stays valid."""
     n = len(instance.jobs)
     if n > MAX_JOBS:
         raise ValueError(f"the subset bound is built for at most {MAX_JOBS} jobs, not {n}")
-    every = (block for k in range(2, min(size, n) + 1) for block in itertools.combinations(range(n), k))
+
+    # Within a size the most overloaded blocks first, so that a table cut short by its deadline
+    # holds those that gain most (README 12 jobs, blocks of up to six, 60 s: seed 5 stopped 5.7 %
+    # below its best schedule instead of 9.2 %, seed 1 3.2 % instead of 3.8 %; measured).
+    def most_overloaded(k: int) -> list[tuple[int, ...]]:
+        return sorted(itertools.combinations(range(n), k), key=lambda b: -overload(instance, b, solo))
+
+    every = (block for k in range(2, min(size, n) + 1) for block in most_overloaded(k))
     found, complete = block_optima(instance, every, solo, solve_block, deadline)
     blocks = {mask_of(block): value for block, value in found.items()}
     alone = [j.arrival + p for j, p in zip(instance.jobs, solo, strict=True)]
@@ -161,7 +168,7 @@ def block_optima(
     solve_block: BlockSolver,
     deadline: float,
 ) -> tuple[dict[tuple[int, ...], float], bool]:
-    """Each contended candidate block (in the given order, until ``deadline``) whose optimum
+    """Each candidate block with an :func:`overload` (in the given order, until ``deadline``) whose optimum
     beats its jobs' solo bounds a_j + P_j, with that optimum; and whether every candidate was
     reached. Each block's search gets the table of its sub-blocks found so far
     (:func:`inner_table`): the candidates come smaller first, so those of a block of k jobs
@@ -170,7 +177,7 @@ def block_optima(
     alone = [j.arrival + p for j, p in zip(instance.jobs, solo, strict=True)]
     found: dict[tuple[int, ...], float] = {}
     for block in candidates:
-        if not contended(instance, block, solo):
+        if overload(instance, block, solo) <= 0:
             continue
         if time.perf_counter() > deadline:
             return found, False

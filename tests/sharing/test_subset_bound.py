@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import replace
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -91,8 +93,37 @@ def test_every_set_is_bounded_below_its_own_optimum(inst: SharingInstance) -> No
 def test_a_block_that_never_asks_for_more_gpus_than_there_are_gains_nothing(inst: SharingInstance) -> None:
     solo = [min_solo_time(inst, j) for j in range(len(inst.jobs))]
     everyone = tuple(range(len(inst.jobs)))
-    if not subset_bound.contended(inst, everyone, solo):
+    if subset_bound.overload(inst, everyone, solo) <= 0:
         assert _optimum(inst, everyone) == pytest.approx(_alone(inst))
+
+
+def test_overload_is_the_gpu_seconds_asked_beyond_the_cluster() -> None:
+    """Two 2-GPU jobs of 10 and 5 s at 0 on 2 GPUs ask for 2 GPUs too many for 5 s; a third that
+    arrives when the first two are done asks for nothing more."""
+    inst = tiny([(0.0, 2, 10), (0.0, 2, 5), (10.0, 2, 7)], gpus=2)
+    solo = [min_solo_time(inst, j) for j in range(3)]
+    assert solo[:2] == pytest.approx([10.0, 5.0])
+    assert subset_bound.overload(inst, (0, 1), solo) == pytest.approx(10.0)
+    assert subset_bound.overload(inst, (0, 2), solo) == 0.0
+
+
+def test_the_table_searches_the_most_overloaded_blocks_of_each_size_first() -> None:
+    """So that a table cut short by its deadline holds the blocks that gain most."""
+    inst = readme(8, 2)
+    solo = [min_solo_time(inst, j) for j in range(8)]
+    asked: list[tuple[int, ...]] = []
+
+    def record(_: SharingInstance, candidates: Iterable[tuple[int, ...]], *rest: object) -> tuple[dict, bool]:
+        asked.extend(candidates)
+        return {}, True
+
+    with mock.patch.object(subset_bound, "block_optima", record):
+        subset_bound.build(inst, solo, lambda *args: 0.0, 4, math.inf)
+    assert [len(b) for b in asked] == sorted(len(b) for b in asked)
+    assert len(asked) == sum(math.comb(8, k) for k in (2, 3, 4))
+    for k in (2, 3, 4):
+        loads = [subset_bound.overload(inst, b, solo) for b in asked if len(b) == k]
+        assert loads == sorted(loads, reverse=True) and loads[0] > loads[-1]
 
 
 def test_three_jobs_that_each_wait_for_a_gang_job_or_slow_it_down() -> None:
