@@ -30,12 +30,8 @@ Order (:meth:`Search.run`): depth-first dives of :data:`DIVE` nodes and best-fir
 bounds on it, so the least of them never falls. Depth first alone leaves children of the root
 open, so a stopped search certified its root bound and no more; best first alone finds better
 schedules late (README 12 jobs seed 2 from the local search's incumbent, 60 s: depth first
-proves it in 194,223 nodes, best first only is still open after 356,177). With the turns that
-seed is proven in 194,083 nodes, and of the open 10-job seeds (1, 4, 5, 6, 10; both orders side
-by side, 60 s) seed 10's certified class gap of the best policy goes from 31.6 % to 30.1 %
-(27.5 % best first only); the others kept their root bounds, because a start left open at the
-stop was bounded by its quick bound alone, not by its parent's bound too (fixed since; seed 1's
-certified class gap 36.7 % -> 24.4 % with that and :data:`BLOCKS`; measured).
+proves it in 194,223 nodes, best first only is still open after 356,177; with the turns
+194,083). The measured effect on the open seeds is on the sharing page of the docs.
 
 Pruning (each rule is switched by :class:`Rules`; the tests compare them with the search
 without it):
@@ -44,7 +40,8 @@ without it):
   as the best online heuristic; up to :data:`packgap.models.sharing.subset_bound.MAX_JOBS` jobs
   it reads a table of block optima (:func:`subset_table`, built after :data:`PROBE_NODES` nodes
   within :data:`~packgap.models.sharing.subset_bound.SHARE` of the time left; README 10 jobs x
-  16 GPUs, seeds 1-10, 60 s: 7/10 proven, 3/10 without it, measured before :data:`BLOCKS`);
+  16 GPUs, seeds 1-10, 60 s: 7/10 proven with blocks of up to :data:`BLOCKS` jobs, 3/10 without
+  the table, measured before blocks of five or six);
 * dominance (:mod:`packgap.models.sharing.dominance`): no later start on GPUs idle since the
   job could have started (left shift); simultaneous starts on disjoint GPUs in one order
   only; of sub-batches alike for every later partner, the largest;
@@ -55,9 +52,9 @@ without it):
 When the search stops early (time or node limit) every node it has not explored is
 bounded instead (a start by the larger of its parent's bound and its quick bound,
 :meth:`NodeBound.start`; a move to the next event by its parent's node bound; after a short
-grace, every child of a node by the node's bound; a waiting node by its key), so ``lower_bound`` = max(root bound,
-min(incumbent, open nodes' bounds)) is valid. The best start list becomes a schedule in
-:mod:`packgap.models.sharing.start_list`.
+grace, every child of a node by the node's bound; a waiting node by its key), so
+``lower_bound`` = max(root bound, min(incumbent, open nodes' bounds)) is valid. The best
+start list becomes a schedule in :mod:`packgap.models.sharing.start_list`.
 """
 
 from __future__ import annotations

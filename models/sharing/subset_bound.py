@@ -168,8 +168,8 @@ def block_optima(
     solve_block: BlockSolver,
     deadline: float,
 ) -> tuple[dict[tuple[int, ...], float], bool]:
-    """Each candidate block with an :func:`overload` (in the given order, until ``deadline``) whose optimum
-    beats its jobs' solo bounds a_j + P_j, with that optimum; and whether every candidate was
+    """Each candidate block with an :func:`overload` (in the given order, until ``deadline``)
+    whose optimum beats its jobs' solo bounds a_j + P_j, with that optimum; and whether every candidate was
     reached. Each block's search gets the table of its sub-blocks found so far
     (:func:`inner_table`): the candidates come smaller first, so those of a block of k jobs
     are all in (README 10 jobs x 16 GPUs, seeds 1 and 4, blocks of up to five: the table in
